@@ -1,0 +1,48 @@
+// `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
+import { parseArgs } from 'node:util';
+import { progressReporter } from '../../progress.js';
+import { runOrExit } from '../../startup.js';
+import { openDatabase } from '../client.js';
+import { migrate } from '../migrate.js';
+import { countPackages, seedDemoData } from './seed.js';
+
+class UsageError extends Error {}
+
+function readOptions() {
+  try {
+    const { values } = parseArgs({
+      options: { packages: { type: 'string', default: '2000' }, reset: { type: 'boolean', default: false } },
+      strict: true,
+    });
+    const packages = Number(values.packages);
+    if (!/^\d+$/.test(values.packages) || packages < 1 || packages > 1_000_000) {
+      throw new UsageError(
+        `--packages must be a whole number from 1 to 1000000, got ${JSON.stringify(values.packages)}`,
+      );
+    }
+    return { packages, reset: values.reset };
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (usage: npm run db:seed -- --packages N [--reset])`);
+  }
+}
+
+await runOrExit(
+  async (config) => {
+    const options = readOptions();
+    const db = await openDatabase(config.database);
+    try {
+      await migrate(db);
+      const existing = await countPackages(db);
+      if (existing > 0 && !options.reset) {
+        throw new UsageError(`the database already holds ${existing} packages; add --reset to replace them`);
+      }
+      const started = Date.now();
+      await seedDemoData(db, { ...options, onProgress: progressReporter('seeding') });
+      const seconds = (Date.now() - started) / 1000;
+      console.log(`seeded ${options.packages} packages in ${seconds.toFixed(1)} s (${db.kind})`);
+    } finally {
+      await db.close();
+    }
+  },
+  [UsageError],
+);

@@ -1,0 +1,71 @@
+// Observes every SQL statement a driver adapter runs, so metrics can count them and tests can assert on them
+// (an N+1 regression then fails a test). Wraps the adapter factory; the adapters it hands out behave as before.
+import type {
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from '@prisma/driver-adapter-utils';
+
+export type StatementListener = (sql: string) => void;
+
+/** A set of listeners that can be added and removed while the client runs. */
+export class StatementObserver {
+  private readonly listeners = new Set<StatementListener>();
+
+  listen(listener: StatementListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs `work` and returns the statements executed meanwhile (only meaningful when nothing else runs). */
+  async record<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+    const statements: string[] = [];
+    const stop = this.listen((sql) => statements.push(sql));
+    try {
+      return { result: await work(), statements };
+    } finally {
+      stop();
+    }
+  }
+
+  notify(sql: string): void {
+    for (const listener of this.listeners) listener(sql);
+  }
+}
+
+const QUERY_METHODS = new Set(['queryRaw', 'executeRaw']);
+
+function observeQueryable<T extends object>(target: T, observer: StatementObserver): T {
+  return new Proxy(target, {
+    get(object, property) {
+      const value = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return value;
+      if (QUERY_METHODS.has(property as string)) {
+        return (query: SqlQuery) => {
+          observer.notify(query.sql);
+          return value.call(object, query);
+        };
+      }
+      if (property === 'startTransaction') {
+        return async (...args: unknown[]) => {
+          const transaction: Transaction = await value.apply(object, args);
+          return observeQueryable(transaction, observer);
+        };
+      }
+      return value.bind(object);
+    },
+  });
+}
+
+export function observeStatements(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  observer: StatementObserver,
+): SqlMigrationAwareDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async (): Promise<SqlDriverAdapter> => observeQueryable(await factory.connect(), observer),
+    connectToShadowDb: () => factory.connectToShadowDb(),
+  };
+}

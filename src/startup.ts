@@ -1,0 +1,44 @@
+// What `npm start` does before it serves: validate config, open the database, migrate, seed when empty.
+// Expected failures become one clear line (StartupError); nothing is written when a step fails.
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
+import { DataDirError } from './db/data-dir.js';
+import { MigrationError, migrate } from './db/migrate.js';
+import { countPackages, seedDemoData } from './db/seed/seed.js';
+import { progressReporter } from './progress.js';
+
+type ErrorClass = new (...args: never[]) => Error;
+const EXPECTED: ErrorClass[] = [ConfigError, DatabaseUnavailableError, DataDirError, MigrationError];
+
+/** One line for an expected failure; the message alone for anything else (never a stack trace). */
+export function describeFailure(error: unknown, expected: ErrorClass[] = []): string {
+  if ([...EXPECTED, ...expected].some((kind) => error instanceof kind)) return (error as Error).message;
+  return `unexpected error: ${(error as Error)?.message ?? String(error)}`.split('\n')[0] ?? 'unexpected error';
+}
+
+export async function prepareDatabase(config: Config, log: (line: string) => void): Promise<Database> {
+  const db = await openDatabase(config.database);
+  try {
+    const applied = await migrate(db);
+    if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
+    if (config.seedPackages > 0 && (await countPackages(db)) === 0) {
+      const started = Date.now();
+      await seedDemoData(db, { packages: config.seedPackages, onProgress: progressReporter('seeding demo data') });
+      log(`loaded ${config.seedPackages} demo packages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    }
+    return db;
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Runs `main`, turning any failure into one line on stderr and exit code 1. */
+export async function runOrExit(main: (config: Config) => Promise<void>, expected: ErrorClass[] = []): Promise<void> {
+  try {
+    await main(loadConfig());
+  } catch (error) {
+    console.error(`error: ${describeFailure(error, expected)}`);
+    process.exit(1);
+  }
+}

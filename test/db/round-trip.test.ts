@@ -1,0 +1,132 @@
+// Every field of every model survives a write and a read through Prisma exactly: decimals at their scale,
+// texts byte for byte (U+2028, CRLF, emoji), empty strings apart from nulls, JSON kept as given, order kept.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Rows, toRows } from '../../src/db/write/rows.js';
+import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { Prisma } from '../../src/generated/prisma/client.js';
+import { edgePackages } from '../fixtures/edge-records.js';
+import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+
+let db: TestDatabase;
+const expected: Rows = toRows(edgePackages);
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await db.prisma.$transaction(async (tx) => {
+    await insertRows(tx, expected);
+    await renumberListing(tx);
+  });
+});
+afterAll(() => db?.destroy());
+
+/** Compares a stored value with what was written: decimals at the written scale, JSON null as SQL null. */
+function same(written: unknown, stored: unknown): boolean {
+  if (written === Prisma.DbNull) return stored === null;
+  if (Prisma.Decimal.isDecimal(stored) && typeof written === 'string') {
+    const scale = written.split('.')[1]?.length ?? 0;
+    return stored.toFixed(scale) === written;
+  }
+  if (written instanceof Date && stored instanceof Date) return written.getTime() === stored.getTime();
+  return JSON.stringify(written) === JSON.stringify(stored);
+}
+
+function expectSameRows(written: object[], stored: object[], key: (row: Record<string, unknown>) => string) {
+  expect(stored).toHaveLength(written.length);
+  const byKey = new Map(stored.map((row) => [key(row as Record<string, unknown>), row as Record<string, unknown>]));
+  for (const row of written as Record<string, unknown>[]) {
+    const match = byKey.get(key(row));
+    expect(match, `row ${key(row)}`).toBeDefined();
+    for (const [field, value] of Object.entries(row)) {
+      expect(
+        same(value, match?.[field]),
+        `${key(row)}.${field}: wrote ${String(value)}, read ${String(match?.[field])}`,
+      ).toBe(true);
+    }
+  }
+}
+
+const byId = (row: Record<string, unknown>) => String(row.id);
+const byParentAndPosition = (parent: string) => (row: Record<string, unknown>) => `${row[parent]}#${row.position}`;
+
+describe(`round trip of every model through Prisma on ${engineName}`, () => {
+  it('keeps every photographer field, created_at to the microsecond', async () => {
+    expectSameRows(expected.photographers, await db.prisma.photographer.findMany(), byId);
+    const zoe = await db.prisma.photographer.findUniqueOrThrow({
+      where: { id: edgePackages[0]?.photographer.identifier },
+    });
+    expect(zoe.createdAtMicros).toBe(1);
+  });
+
+  it('keeps every package field: decimals at scale, texts byte for byte, JSON as given', async () => {
+    expectSameRows(expected.packages, await db.prisma.package.findMany(), byId);
+    const first = await db.prisma.package.findUniqueOrThrow({ where: { id: edgePackages[0]?.identifier } });
+    expect(first.description).toContain('\u2028');
+    expect(first.whatToExpect).toBe('Tab\there\r\nCRLF line\nLF line\u0001control');
+    expect(first.faqs).toEqual([{ question: 'Wie lange?', answer: 'Zwei Stunden 🕑' }, 'plain', 42, null]);
+    expect(first.paymentSchedulePolicy).toBe('');
+    expect(first.price.toFixed(2)).toBe('999999999999.99');
+    expect(first.weeksAvailable).toBeNull();
+  });
+
+  it('keeps reviews, images, tags, portfolios, templates, social sites and calendar days', async () => {
+    expectSameRows(expected.reviews, await db.prisma.review.findMany(), byId);
+    expectSameRows(expected.images, await db.prisma.image.findMany(), byId);
+    expectSameRows(expected.priorityTags, await db.prisma.priorityTag.findMany(), byId);
+    expectSameRows(expected.portfolios, await db.prisma.simplePortfolio.findMany(), byId);
+    expectSameRows(expected.addOnTemplates, await db.prisma.addOnTemplate.findMany(), byId);
+    expectSameRows(expected.socialSites, await db.prisma.socialSite.findMany(), byId);
+    expectSameRows(expected.socials, await db.prisma.social.findMany(), byId);
+    expectSameRows(expected.calendarWorkDays, await db.prisma.calendarWorkDay.findMany(), byId);
+    expectSameRows(expected.linkedAddOns, await db.prisma.linkedAddOn.findMany(), byId);
+  });
+
+  it('keeps the order of every nested array', async () => {
+    expectSameRows(expected.packageImages, await db.prisma.packageImage.findMany(), byParentAndPosition('packageId'));
+    expectSameRows(
+      expected.coverImages,
+      await db.prisma.photographerCoverImage.findMany(),
+      byParentAndPosition('photographerId'),
+    );
+    expectSameRows(
+      expected.packagePriorityTags,
+      await db.prisma.packagePriorityTag.findMany(),
+      byParentAndPosition('packageId'),
+    );
+    expectSameRows(
+      expected.packagePortfolios,
+      await db.prisma.packageSimplePortfolio.findMany(),
+      byParentAndPosition('packageId'),
+    );
+    const zoe = edgePackages[0]?.photographer;
+    const days = await db.prisma.calendarWorkDay.findMany({
+      where: { photographerId: zoe?.identifier },
+      orderBy: { position: 'asc' },
+    });
+    expect(days.map((d) => d.day)).toEqual(zoe?.calendar_work_days.map((d) => d.day));
+    const covers = await db.prisma.photographerCoverImage.findMany({
+      where: { photographerId: zoe?.identifier },
+      orderBy: { position: 'asc' },
+    });
+    expect(covers.map((c) => c.imageId)).toEqual(zoe?.cover_image.map((i) => i.identifier));
+  });
+
+  it('stores shared records once', async () => {
+    expect(await db.prisma.photographer.count()).toBe(2);
+    expect(await db.prisma.addOnTemplate.count()).toBe(2);
+    expect(await db.prisma.priorityTag.count()).toBe(2);
+    expect(
+      await db.prisma.linkedAddOn.count({
+        where: { templateId: edgePackages[0]?.linked_add_ons[0]?.package_add_on_template.identifier },
+      }),
+    ).toBe(2);
+  });
+
+  it('numbers the listed packages densely and leaves the others out', async () => {
+    const packages = await db.prisma.package.findMany({ orderBy: { id: 'asc' } });
+    const entries = await db.prisma.listingEntry.findMany({ orderBy: { position: 'asc' } });
+    const listed = packages.filter((p) => p.status === 1);
+    expect(listed.length).toBeLessThan(packages.length);
+    expect(entries.map((e) => e.packageId)).toEqual(listed.map((p) => p.id));
+    expect(entries.map((e) => e.position)).toEqual(listed.map((_, i) => i));
+  });
+});
