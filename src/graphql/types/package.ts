@@ -1,0 +1,164 @@
+import { builder } from '../builder.js';
+import { LinkedAddOn } from './add-on.js';
+import { Image } from './image.js';
+import { Photographer } from './photographer.js';
+import { PriorityTag, SimplePortfolio } from './tags.js';
+import { Location } from './value-types.js';
+
+export const Package = builder.prismaObject('Package', {
+  description: 'A bookable photography package, with the profile of the photographer who offers it.',
+  fields: (t) => ({
+    id: t.exposeID('id', { description: 'Package id (UUID).' }),
+    photographer: t.field({
+      type: Photographer,
+      description: 'The photographer who offers the package.',
+      resolve: async (p, _args, ctx) => {
+        const photographer = await ctx.loaders.photographer.load(p.photographerId);
+        if (!photographer) throw new Error(`photographer ${p.photographerId} of package ${p.id} is missing`);
+        return photographer;
+      },
+    }),
+    activeWebsite: t.exposeID('activeWebsite', { nullable: true, description: 'Website id (UUID).' }),
+    title: t.exposeString('title', { description: 'Package title.' }),
+    portraitImage: t.exposeString('portraitImage', {
+      nullable: true,
+      description: 'Absolute URL of the portrait-format image.',
+    }),
+    landscapeImage: t.exposeString('landscapeImage', {
+      nullable: true,
+      description: 'Absolute URL of the landscape-format image.',
+    }),
+    category: t.exposeInt('category', { description: 'Category code.' }),
+    categoryName: t.exposeString('categoryName', { description: 'Category label.' }),
+    priorityTags: t.field({
+      type: [PriorityTag],
+      description: 'Tags, in display order.',
+      resolve: (p, _args, ctx) => ctx.loaders.priorityTags.load(p.id),
+    }),
+    tagKeywords: t.exposeString('tagKeywords', {
+      description: 'Comma-joined tag names with a trailing comma; empty string when none.',
+    }),
+    hoursOfCoverage: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Hours of coverage, 3 decimals.',
+      resolve: (p) => p.hoursOfCoverage?.toFixed(3) ?? null,
+    }),
+    numberOfPhotosMin: t.exposeInt('numberOfPhotosMin', { nullable: true, description: 'Fewest photos delivered.' }),
+    numberOfPhotosMax: t.exposeInt('numberOfPhotosMax', { nullable: true, description: 'Most photos delivered.' }),
+    daysToDelivery: t.exposeInt('daysToDelivery', {
+      nullable: true,
+      description: 'Days until the photos are delivered.',
+    }),
+    licenseType: t.exposeInt('licenseType', { description: 'License type code.' }),
+    description: t.exposeString('description', { description: 'Description, HTML markup.' }),
+    whatsIncluded: t.exposeString('whatsIncluded', { description: "What's included, HTML markup." }),
+    whatToExpect: t.exposeString('whatToExpect', { description: 'What to expect, HTML markup.' }),
+    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (p) => p.price.toFixed(2) }),
+    paymentSchedule: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Payment schedule value, 9 decimals. Never set together with depositFraction.',
+      resolve: (p) => p.paymentSchedule?.toFixed(9) ?? null,
+    }),
+    depositFraction: t.field({
+      type: 'Decimal',
+      nullable: true,
+      description: 'Share of the price due as deposit, 9 decimals. Never set together with paymentSchedule.',
+      resolve: (p) => p.depositFraction?.toFixed(9) ?? null,
+    }),
+    deposit: t.field({
+      type: 'Decimal',
+      description: 'Deposit amount, 2 decimals.',
+      resolve: (p) => p.deposit.toFixed(2),
+    }),
+    faqs: t.field({
+      type: ['JSON'],
+      description: 'Frequently asked questions; the item shape is not specified, so items are given as stored.',
+      resolve: (p) => (Array.isArray(p.faqs) ? p.faqs : []),
+    }),
+    cancellationPolicy: t.exposeString('cancellationPolicy', {
+      nullable: true,
+      description: 'Cancellation policy, plain text; may hold line breaks.',
+    }),
+    extensionPolicy: t.exposeString('extensionPolicy', {
+      nullable: true,
+      description: 'Extension policy, plain text.',
+    }),
+    weatherPolicy: t.exposeString('weatherPolicy', { nullable: true, description: 'Weather policy, plain text.' }),
+    licensePolicy: t.exposeString('licensePolicy', { nullable: true, description: 'License policy, plain text.' }),
+    weeksAvailable: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Weeks available (only null appears in the listing).',
+      resolve: (p) => p.weeksAvailable,
+    }),
+    paymentSchedulePolicy: t.exposeString('paymentSchedulePolicy', {
+      nullable: true,
+      description: 'Payment schedule policy; may be the empty string.',
+    }),
+    addOnsPolicy: t.exposeString('addOnsPolicy', { nullable: true, description: 'Add-ons policy, plain text.' }),
+    photoUploaded: t.exposeBoolean('photoUploaded', { description: 'Whether a photo has been uploaded.' }),
+    location: t.field({ type: Location, description: 'Where the package takes place.', resolve: (p) => p }),
+    images: t.field({
+      type: [Image],
+      description: 'Images of the package, in display order.',
+      resolve: (p, _args, ctx) => ctx.loaders.packageImages.load(p.id),
+    }),
+    status: t.exposeInt('status', { description: 'Status code; 1 on listed packages.' }),
+    photographerEmail: t.exposeString('photographerEmail', {
+      description: 'Contact e-mail address of the photographer.',
+    }),
+    contractTemplate: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Contract template (only null appears).',
+      resolve: (p) => p.contractTemplate,
+    }),
+    questionnaireTemplate: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Questionnaire template (only null appears).',
+      resolve: (p) => p.questionnaireTemplate,
+    }),
+    featured: t.exposeBoolean('featured', { description: 'Whether the package is featured.' }),
+    startingAt: t.exposeBoolean('startingAt', { description: 'Whether the price is a "starting at" price.' }),
+    simplePortfolio: t.field({
+      type: [SimplePortfolio],
+      description: 'Portfolio entries shown with the package, in display order.',
+      resolve: (p, _args, ctx) => ctx.loaders.simplePortfolio.load(p.id),
+    }),
+    backgroundColor: t.exposeString('backgroundColor', { nullable: true, description: 'Background colour.' }),
+    placeholderMessage: t.exposeString('placeholderMessage', { description: 'Placeholder message; may be empty.' }),
+    miniSessions: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Mini sessions (only null appears).',
+      resolve: (p) => p.miniSessions,
+    }),
+    videoUrl: t.exposeString('videoUrl', { description: 'Video URL; empty string when none.' }),
+    showCalendar: t.exposeBoolean('showCalendar', { description: 'Whether the booking calendar is shown.' }),
+    useTimePicker: t.exposeBoolean('useTimePicker', { description: 'Whether a time picker is used when booking.' }),
+    linkedAddOns: t.field({
+      type: [LinkedAddOn],
+      description: 'Add-ons offered with the package, in display order.',
+      resolve: (p, _args, ctx) => ctx.loaders.linkedAddOns.load(p.id),
+    }),
+    urlSlug: t.exposeString('urlSlug', { description: 'URL slug, unique.' }),
+    featuredPosition: t.exposeInt('featuredPosition', {
+      nullable: true,
+      description: 'Position among featured packages.',
+    }),
+    showOnMarketplace: t.exposeBoolean('showOnMarketplace', {
+      description: 'Whether the package shows on the marketplace.',
+    }),
+    hideFromExplore: t.exposeBoolean('hideFromExplore', { description: 'Whether the package is hidden from explore.' }),
+    collectionItemId: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Collection item id (only null appears).',
+      resolve: (p) => p.collectionItemId,
+    }),
+    instantBooking: t.exposeBoolean('instantBooking', { description: 'Whether the package can be booked instantly.' }),
+  }),
+});
