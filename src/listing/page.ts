@@ -21,11 +21,13 @@ export function countListed(prisma: PrismaClient): Promise<number> {
 export async function loadPage(prisma: PrismaClient, count: number, seed: number, offset: number, limit: number) {
   if (offset >= count) return [];
   const positions = pagePositions(seededPermutation(count, seed), offset, limit);
-  const entries = await prisma.listingEntry.findMany({
-    where: { position: { in: positions } },
-    include: { package: true },
+  // The package columns stay plain columns (a relation join would pass them through JSONB, which reorders
+  // the keys of the json columns); only the position comes through the join.
+  const rows = await prisma.package.findMany({
+    where: { listingEntry: { position: { in: positions } } },
+    include: { listingEntry: { select: { position: true } } },
     relationLoadStrategy: 'join',
   });
-  const byPosition = new Map(entries.map((entry) => [entry.position, entry.package]));
+  const byPosition = new Map(rows.map((row) => [row.listingEntry?.position, row]));
   return positions.map((position) => byPosition.get(position)).filter((row) => row !== undefined);
 }

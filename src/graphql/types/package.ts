@@ -74,6 +74,7 @@ export const Package = builder.prismaObject('Package', {
     }),
     faqs: t.field({
       type: ['JSON'],
+      nullable: { list: false, items: true },
       description: 'Frequently asked questions; the item shape is not specified, so items are given as stored.',
       resolve: (p) => (Array.isArray(p.faqs) ? p.faqs : []),
     }),
