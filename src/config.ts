@@ -29,6 +29,20 @@ const environment = z.object({
   DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
   SEED_PACKAGES: wholeNumber(0, 1_000_000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+      } catch {
+        return false;
+      }
+    }, 'must be an http(s) URL without query, e.g. https://api.example.com')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
 });
 
 export type Config = {
@@ -37,6 +51,10 @@ export type Config = {
   database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string };
   seedPackages: number;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
+  /** The service's address as clients see it, for the v2 links; by default the address it listens on. */
+  publicUrl: string | undefined;
+  /** Take the public address from X-Forwarded-Proto/X-Forwarded-Host (only behind a proxy that sets them). */
+  trustProxy: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -61,5 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR },
     seedPackages: e.SEED_PACKAGES,
     logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }

@@ -2,13 +2,21 @@
 // SIGINT/SIGTERM stops taking connections and closes the database cleanly.
 import { createServer } from 'node:http';
 import { createApp } from './graphql/yoga.js';
+import { listeningBase, publicBaseFor } from './http/public-base.js';
+import { createLogger } from './logger.js';
 import { prepareDatabase, runOrExit } from './startup.js';
 
 await runOrExit(async (config) => {
   const log = (line: string) => console.log(line);
   const db = await prepareDatabase(config, log);
-  const app = createApp({ db });
+  let base = '';
+  const app = createApp({
+    db,
+    logger: createLogger(config.logLevel),
+    publicBase: (request) => resolvePublicBase(request),
+  });
   const server = createServer(app);
+  let resolvePublicBase: (request: Request) => string = () => base;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -20,12 +28,15 @@ await runOrExit(async (config) => {
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const base = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  base = listeningBase(config.host, port);
+  resolvePublicBase = publicBaseFor(config, base);
   log(
     `database: ${db.kind === 'pglite' ? `embedded PGlite in ${config.database.kind === 'pglite' ? config.database.dataDir : ''}` : 'PostgreSQL'}`,
   );
   log(`GraphQL and GraphiQL: ${base}/graphql`);
   log(`health:               ${base}/healthz`);
+  log(`metrics:              ${base}/metrics`);
+  log(`v2 listing:           ${base}/v2/local-package-list/`);
 
   let stopping = false;
   const stop = async (signal: string) => {

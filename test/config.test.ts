@@ -9,6 +9,8 @@ describe('configuration', () => {
       database: { kind: 'pglite', dataDir: './data' },
       seedPackages: 2000,
       logLevel: 'info',
+      publicUrl: undefined,
+      trustProxy: false,
     });
   });
 
@@ -16,6 +18,12 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/listing', PORT: '8080' });
     expect(config.database).toEqual({ kind: 'postgresql', url: 'postgresql://postgres@127.0.0.1:5432/listing' });
     expect(config.port).toBe(8080);
+  });
+
+  it('takes the public URL without its trailing slash', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/listing/' }).publicUrl).toBe(
+      'https://api.example.com/listing',
+    );
   });
 
   it('treats an empty variable as unset', () => {
@@ -29,6 +37,12 @@ describe('configuration', () => {
     [{ PORT: '70000' }, 'PORT="70000" must be a whole number from 0 to 65535'],
     [{ SEED_PACKAGES: '-1' }, 'SEED_PACKAGES="-1" must be a whole number'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud"'],
+    [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL="ftp://x" must be an http(s) URL'],
+    [
+      { PUBLIC_URL: 'https://api.example.com/?a=1' },
+      'PUBLIC_URL="https://api.example.com/?a=1" must be an http(s) URL without query',
+    ],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY="yes"'],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => db?.destroy());
 
-const packageIds = async () => (await db.prisma.package.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((p) => p.id);
+const packageIds = async () =>
+  (await db.prisma.package.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((p) => p.id);
 
 describe(`demo seed on ${engineName}`, () => {
   it('loads the packages with their photographers and numbers them for the listing', async () => {

@@ -1,0 +1,155 @@
+// The v2 record shape, from the GraphQL result: legacy snake_case names in the spec's field order, the
+// JSON-text fields as their stored text. The one place where GraphQL names meet legacy names.
+import type {
+  V2ImageFragment,
+  V2LocationFragment,
+  V2PackageFragment,
+  V2PhotographerFragment,
+} from '../generated/graphql/graphql.js';
+import type { JsonValue, V2Image, V2Location, V2Package, V2Photographer } from '../v2/records.js';
+
+function location(l: V2LocationFragment): V2Location {
+  return { latitude: l.latitude, longitude: l.longitude, name: l.name };
+}
+
+function image(i: V2ImageFragment): V2Image {
+  return {
+    identifier: i.id,
+    image: i.image,
+    thumbnail: i.thumbnail,
+    mobile_thumbnail: i.mobileThumbnail,
+    preload: i.preload,
+    dimensions: { width: i.dimensions.width, height: i.dimensions.height },
+    image_title: i.imageTitle,
+    filesize_mb: i.filesizeMb,
+  };
+}
+
+function photographer(p: V2PhotographerFragment): V2Photographer {
+  return {
+    identifier: p.id,
+    name: p.name,
+    login: p.login,
+    domain: p.domain,
+    next_custom_domain: p.nextCustomDomain,
+    created_at: p.createdAt,
+    display_image: p.displayImage,
+    company_image: p.companyImage,
+    favicon_image: p.faviconImage,
+    company_name: p.companyName,
+    location: location(p.location),
+    calendars_json: p.calendarsJson,
+    review: p.review && {
+      identifier: p.review.id,
+      rating: p.review.rating,
+      url: p.review.url,
+      number: p.review.number,
+    },
+    currency_code: p.currencyCode,
+    currency_symbol: p.currencySymbol,
+    override_currency_code: p.overrideCurrencyCode,
+    override_currency_symbol: p.overrideCurrencySymbol,
+    payments_onboard_completed: p.paymentsOnboardCompleted,
+    free_plus_marketplace_plan: p.freePlusMarketplacePlan,
+    payments_user_id: p.paymentsUserId,
+    socials: p.socials.map((s) => ({
+      identifier: s.id,
+      url: s.url,
+      social_site: {
+        identifier: s.socialSite.id,
+        name: s.socialSite.name,
+        description: s.socialSite.description,
+        icon: s.socialSite.icon,
+      },
+    })),
+    cover_image: p.coverImages.map(image),
+    phone: p.phone,
+    background_color: p.backgroundColor,
+    display_font: p.displayFont,
+    secondary_font: p.secondaryFont,
+    font_color: p.fontColor,
+    tax_rate: p.taxRate,
+    start_work_time: p.startWorkTimeJson,
+    end_work_time: p.endWorkTimeJson,
+    calendar_work_days: p.calendarWorkDays.map((d) => ({
+      identifier: d.id,
+      work_times: d.workTimesJson,
+      day: d.day,
+      shortcut: d.shortcut,
+      active: d.active,
+    })),
+    crm_organization_id: p.crmOrganizationId,
+    buffer: p.bufferJson,
+    is_creator_only: p.isCreatorOnly,
+    active_website: p.activeWebsite,
+    designed_by_platform: p.designedByPlatform,
+    active_subscription_name: p.activeSubscriptionName,
+    plan_external_website: p.planExternalWebsite,
+  };
+}
+
+export function toV2Package(p: V2PackageFragment): V2Package {
+  return {
+    identifier: p.id,
+    photographer: photographer(p.photographer),
+    active_website: p.activeWebsite,
+    title: p.title,
+    portrait_image: p.portraitImage,
+    landscape_image: p.landscapeImage,
+    category: p.category,
+    category_name: p.categoryName,
+    priority_tags: p.priorityTags.map((t) => ({ identifier: t.id, tag: t.tag, priority: t.priority })),
+    tag_keywords: p.tagKeywords,
+    hours_of_coverage: p.hoursOfCoverage,
+    number_of_photos_min: p.numberOfPhotosMin,
+    number_of_photos_max: p.numberOfPhotosMax,
+    days_to_delivery: p.daysToDelivery,
+    license_type: p.licenseType,
+    description: p.description,
+    whats_included: p.whatsIncluded,
+    what_to_expect: p.whatToExpect,
+    price: p.price,
+    payment_schedule: p.paymentSchedule,
+    deposit_fraction: p.depositFraction,
+    deposit: p.deposit,
+    faqs: p.faqs as JsonValue[],
+    cancellation_policy: p.cancellationPolicy,
+    extension_policy: p.extensionPolicy,
+    weather_policy: p.weatherPolicy,
+    license_policy: p.licensePolicy,
+    weeks_available: (p.weeksAvailable ?? null) as JsonValue,
+    payment_schedule_policy: p.paymentSchedulePolicy,
+    add_ons_policy: p.addOnsPolicy,
+    photo_uploaded: p.photoUploaded,
+    location: location(p.location),
+    images: p.images.map(image),
+    status: p.status,
+    photographer_email: p.photographerEmail,
+    contract_template: (p.contractTemplate ?? null) as JsonValue,
+    questionnaire_template: (p.questionnaireTemplate ?? null) as JsonValue,
+    featured: p.featured,
+    starting_at: p.startingAt,
+    simple_portfolio: p.simplePortfolio.map((s) => ({ identifier: s.id, category: s.category, bio: s.bio })),
+    background_color: p.backgroundColor,
+    placeholder_message: p.placeholderMessage,
+    mini_sessions: (p.miniSessions ?? null) as JsonValue,
+    video_url: p.videoUrl,
+    show_calendar: p.showCalendar,
+    use_time_picker: p.useTimePicker,
+    linked_add_ons: p.linkedAddOns.map((l) => ({
+      identifier: l.id,
+      package_add_on_template: {
+        identifier: l.packageAddOnTemplate.id,
+        name: l.packageAddOnTemplate.name,
+        price: l.packageAddOnTemplate.price,
+        quantity: l.packageAddOnTemplate.quantity,
+      },
+    })),
+    url_slug: p.urlSlug,
+    featured_position: p.featuredPosition,
+    show_on_marketplace: p.showOnMarketplace,
+    hide_from_explore: p.hideFromExplore,
+    collection_item_id: (p.collectionItemId ?? null) as JsonValue,
+    instant_booking: p.instantBooking,
+  };
+}

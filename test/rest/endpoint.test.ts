@@ -1,0 +1,151 @@
+// GET /v2/local-package-list/ on the app itself: headers, methods, the legacy record bytes for edge data,
+// and the same records in the same order as the GraphQL packages query.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemoData } from '../../src/db/seed/seed.js';
+import { toRows } from '../../src/db/write/rows.js';
+import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { SlimPageDocument } from '../../src/generated/graphql/graphql.js';
+import { createApp } from '../../src/graphql/yoga.js';
+import { renderJson } from '../../src/rest/render.js';
+import type { V2Page } from '../../src/v2/records.js';
+import { edgePackages } from '../fixtures/edge-records.js';
+import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { graphql } from '../helpers/graphql.js';
+
+let db: TestDatabase;
+let app: ReturnType<typeof createApp>;
+const ORIGIN = 'http://gateway.test';
+const PATH = '/v2/local-package-list/';
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedDemoData(db, { packages: 120 });
+  await db.prisma.$transaction(async (tx) => {
+    await insertRows(tx, toRows(edgePackages));
+    await renumberListing(tx);
+  });
+  app = createApp({ db });
+});
+afterAll(() => db?.destroy());
+
+async function get(query: string, init: RequestInit = {}) {
+  const response = await app.fetch(`${ORIGIN}${PATH}${query}`, init);
+  const text = await response.text();
+  return { response, text };
+}
+
+async function walk(seed: number): Promise<V2Page['results']> {
+  const records: V2Page['results'] = [];
+  let url: string | null = `${ORIGIN}${PATH}?format=api&limit=100&seed=${seed}`;
+  while (url) {
+    const page = JSON.parse(await (await app.fetch(url)).text()) as V2Page;
+    records.push(...page.results);
+    url = page.next;
+  }
+  return records;
+}
+
+function expectV2Headers(response: Response) {
+  expect(response.headers.get('content-type')).toBe('application/json');
+  expect(response.headers.get('vary')).toBe('Accept');
+  expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+}
+
+describe(`the v2 listing endpoint on ${engineName}`, () => {
+  it('renders each edge record byte for byte as the legacy service did', async () => {
+    const records = await walk(4);
+    for (const edge of edgePackages.filter((p) => p.status === 1)) {
+      const served = records.find((r) => r.identifier === edge.identifier);
+      expect(served, edge.identifier).toBeDefined();
+      expect(renderJson(served)).toBe(renderJson(edge));
+    }
+    expect(records.find((r) => r.identifier === edgePackages.find((p) => p.status !== 1)?.identifier)).toBeUndefined();
+  });
+
+  it('writes the page in DRF form: compact, keys in spec order, U+2028 escaped', async () => {
+    const { response, text } = await get('?format=api&limit=100&seed=4');
+    expect(response.status).toBe(200);
+    expectV2Headers(response);
+    expect(text).toBe(renderJson(JSON.parse(text)));
+    expect(text.startsWith('{"count":')).toBe(true);
+    const all = await Promise.all([0, 100].map((offset) => get(`?limit=100&offset=${offset}&seed=4`)));
+    expect(all.some(({ text: t }) => t.includes('\\u2028'))).toBe(true);
+    expect(all.every(({ text: t }) => !t.includes('\u2028'))).toBe(true);
+  });
+
+  it('gives the same records in the same order as the GraphQL packages query for a seed', async () => {
+    const rest = (await walk(21)).map((r) => r.identifier);
+    const viaGraphQL: string[] = [];
+    for (let offset = 0; offset < rest.length; offset += 100) {
+      const { body } = await graphql(app, SlimPageDocument, { limit: 100, offset, seed: 21 });
+      viaGraphQL.push(...(body.data?.packages.results.map((p) => p.id) ?? []));
+    }
+    expect(rest).toEqual(viaGraphQL);
+    expect(rest).toHaveLength(120 + edgePackages.filter((p) => p.status === 1).length);
+  });
+
+  it('without a seed, picks one and carries it in the links so the next page keeps the order', async () => {
+    const first = JSON.parse((await get('?format=api')).text) as V2Page;
+    const seed = new URL(first.next as string).searchParams.get('seed');
+    expect(seed).toMatch(/^\d+$/);
+    const replay = JSON.parse((await get(`?format=api&seed=${seed}`)).text) as V2Page;
+    expect(replay.results.map((r) => r.identifier)).toEqual(first.results.map((r) => r.identifier));
+  });
+
+  it('builds links on the request origin in-process, with limit and offset moved', async () => {
+    const page = JSON.parse((await get('?format=api&limit=10&offset=20&seed=3')).text) as V2Page;
+    expect(page.next).toBe(`${ORIGIN}${PATH}?format=api&limit=10&offset=30&seed=3`);
+    expect(page.previous).toBe(`${ORIGIN}${PATH}?format=api&limit=10&offset=10&seed=3`);
+  });
+
+  it('answers HEAD as GET without a body', async () => {
+    const { response, text } = await get('?seed=1', { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expectV2Headers(response);
+    expect(text).toBe('');
+  });
+
+  it('answers OPTIONS with DRF metadata', async () => {
+    const { response, text } = await get('', { method: 'OPTIONS' });
+    expect(response.status).toBe(200);
+    expectV2Headers(response);
+    expect(text).toBe(
+      '{"name":"Local Package List","description":"","renders":["application/json"],"parses":["application/json"]}',
+    );
+  });
+
+  it.each(['POST', 'PUT', 'PATCH', 'DELETE'])('refuses %s with 405 and DRF detail', async (method) => {
+    const { response, text } = await get('', { method, body: method === 'DELETE' ? undefined : '{}' });
+    expect(response.status).toBe(405);
+    expectV2Headers(response);
+    expect(text).toBe(`{"detail":"Method \\"${method}\\" not allowed."}`);
+  });
+
+  it('refuses a bad seed with 400 and an unknown format with 404, with the v2 headers', async () => {
+    const bad = await get('?seed=abc');
+    expect(bad.response.status).toBe(400);
+    expectV2Headers(bad.response);
+    expect(JSON.parse(bad.text)).toEqual({
+      detail: 'Invalid seed "abc": expected an integer from -2147483648 to 2147483647.',
+    });
+    const unknown = await get('?format=xml');
+    expect(unknown.response.status).toBe(404);
+    expect(unknown.text).toBe('{"detail":"Not found."}');
+  });
+
+  it('redirects the path without its trailing slash, as Django does', async () => {
+    const response = await app.fetch(`${ORIGIN}/v2/local-package-list?limit=3`, { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe(`${PATH}?limit=3`);
+  });
+
+  it('hides internals when the database fails: 500 with a generic detail', async () => {
+    const broken = await createTestDatabase();
+    const brokenApp = createApp({ db: broken });
+    await broken.destroy();
+    const response = await brokenApp.fetch(`${ORIGIN}${PATH}?seed=1`);
+    expect(response.status).toBe(500);
+    expectV2Headers(response);
+    expect(await response.text()).toBe('{"detail":"A server error occurred."}');
+  });
+});
