@@ -4,11 +4,14 @@
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { V2ListingPageDocument, type V2ListingPageQuery } from '../generated/graphql/graphql.js';
 import { nextLink, previousLink } from './links.js';
+import { openApiDocument } from './openapi.js';
 import { parseListingParams } from './params.js';
 import { toV2Package } from './record.js';
 import { renderJson } from './render.js';
 
 export const LISTING_PATH = '/v2/local-package-list/';
+export const OPENAPI_PATH = '/v2/openapi.json';
+const OPENAPI_BODY = JSON.stringify(openApiDocument);
 const ALLOWED = 'GET, HEAD, OPTIONS';
 const OPTIONS_BODY = {
   name: 'Local Package List',
@@ -56,6 +59,10 @@ export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin 
         endResponse(
           new fetchAPI.Response(null, { status: 301, headers: { location: `${LISTING_PATH}${url.search}` } }),
         );
+        return;
+      }
+      if (url.pathname === OPENAPI_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+        endResponse(new fetchAPI.Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json' } }));
         return;
       }
       if (url.pathname !== LISTING_PATH) return;
