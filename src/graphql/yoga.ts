@@ -3,6 +3,7 @@
 import { createYoga } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
+import { compressHtmlPages } from '../http/compress-html.js';
 import { corsExcept } from '../http/cors.js';
 import { healthRoute } from '../http/health.js';
 import { createMetrics, metricsPlugin } from '../http/metrics.js';
@@ -36,6 +37,7 @@ export function createApp({
     cors: false,
     plugins: [
       corsExcept([LISTING_PATH]),
+      compressHtmlPages(),
       requestLogPlugin(logger, metrics),
       metricsPlugin(metrics),
       healthRoute(db.ping),
