@@ -1,9 +1,6 @@
 // The packages query as frontends use it: argument rules, the seeded order, nested data equal to what the
 // database holds, and a constant number of SQL statements per page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../../src/db/seed/seed.js';
-import { toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import {
   FullPageDocument,
   OnePackageDocument,
@@ -13,7 +10,7 @@ import {
 } from '../../src/generated/graphql/graphql.js';
 import { createApp } from '../../src/graphql/yoga.js';
 import { edgePackages } from '../fixtures/edge-records.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 type Page = SlimPageQuery;
@@ -25,12 +22,7 @@ const LISTED_EDGES = edgePackages.filter((p) => p.status === 1).length;
 const COUNT = DEMO + LISTED_EDGES;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedDemoData(db, { packages: DEMO });
-  await db.prisma.$transaction(async (tx) => {
-    await insertRows(tx, toRows(edgePackages));
-    await renumberListing(tx);
-  });
+  db = await createListingTestDatabase(DEMO);
   app = createApp({ db });
 });
 afterAll(() => db?.destroy());

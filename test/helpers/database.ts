@@ -4,6 +4,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { seedDemoData } from '../../src/db/seed/seed.js';
+import { toRows } from '../../src/db/write/rows.js';
+import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { edgePackages } from '../fixtures/edge-records.js';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export const engineName = onPostgres ? 'PostgreSQL' : 'PGlite';
@@ -48,4 +52,15 @@ export async function createPostgresDatabaseUrl(): Promise<{ url: string; drop: 
   const url = new URL(process.env.TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A fresh database holding `demo` generated packages plus the hand-written edge records. */
+export async function createListingTestDatabase(demo: number): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  await seedDemoData(db, { packages: demo });
+  await db.prisma.$transaction(async (tx) => {
+    await insertRows(tx, toRows(edgePackages));
+    await renumberListing(tx);
+  });
+  return db;
 }

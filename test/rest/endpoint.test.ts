@@ -1,15 +1,12 @@
 // GET /v2/local-package-list/ on the app itself: headers, methods, the legacy record bytes for edge data,
 // and the same records in the same order as the GraphQL packages query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemoData } from '../../src/db/seed/seed.js';
-import { toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import { SlimPageDocument } from '../../src/generated/graphql/graphql.js';
 import { createApp } from '../../src/graphql/yoga.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Page } from '../../src/v2/records.js';
 import { edgePackages } from '../fixtures/edge-records.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { createListingTestDatabase, createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 let db: TestDatabase;
@@ -18,12 +15,7 @@ const ORIGIN = 'http://gateway.test';
 const PATH = '/v2/local-package-list/';
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedDemoData(db, { packages: 120 });
-  await db.prisma.$transaction(async (tx) => {
-    await insertRows(tx, toRows(edgePackages));
-    await renumberListing(tx);
-  });
+  db = await createListingTestDatabase(120);
   app = createApp({ db });
 });
 afterAll(() => db?.destroy());

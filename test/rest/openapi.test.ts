@@ -4,12 +4,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '../../../shared/v2-contract/fields.mjs';
-import { seedDemoData } from '../../src/db/seed/seed.js';
-import { toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import { createApp } from '../../src/graphql/yoga.js';
 import { edgePackages } from '../fixtures/edge-records.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -19,12 +16,7 @@ let document: { openapi: string; components: { schemas: Record<string, { propert
 let ajv: Ajv2020;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  await seedDemoData(db, { packages: 150 });
-  await db.prisma.$transaction(async (tx) => {
-    await insertRows(tx, toRows(edgePackages));
-    await renumberListing(tx);
-  });
+  db = await createListingTestDatabase(150);
   app = createApp({ db });
   document = await (await app.fetch('http://x/v2/openapi.json')).json();
   ajv = addFormats(new Ajv2020({ strict: true, allErrors: true }));
