@@ -4,39 +4,38 @@ import { createServer } from 'node:http';
 import { createApp } from './graphql/yoga.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
 import { createLogger } from './logger.js';
-import { prepareDatabase, runOrExit } from './startup.js';
+import { prepareDatabase, runOrExit, StartupError } from './startup.js';
 
 await runOrExit(async (config) => {
   const log = (line: string) => console.log(line);
   const db = await prepareDatabase(config, log);
-  let base = '';
-  const app = createApp({
-    db,
-    logger: createLogger(config.logLevel),
-    publicBase: (request) => resolvePublicBase(request),
-  });
+  // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
+  let publicBase = (_request: Request) => '';
+  const app = createApp({ db, logger: createLogger(config.logLevel), publicBase: (request) => publicBase(request) });
   const server = createServer(app);
-  let resolvePublicBase: (request: Request) => string = () => base;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   }).catch(async (error: NodeJS.ErrnoException) => {
     await db.close();
-    throw new Error(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`);
+    throw new StartupError(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`);
   });
 
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  base = listeningBase(config.host, port);
-  resolvePublicBase = publicBaseFor(config, base);
+  const base = listeningBase(config.host, port);
+  publicBase = publicBaseFor(config, base);
   log(
-    `database: ${db.kind === 'pglite' ? `embedded PGlite in ${config.database.kind === 'pglite' ? config.database.dataDir : ''}` : 'PostgreSQL'}`,
+    `database: ${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL'}`,
   );
   log(`GraphQL and GraphiQL: ${base}/graphql`);
   log(`health:               ${base}/healthz`);
   log(`metrics:              ${base}/metrics`);
   log(`v2 listing:           ${base}/v2/local-package-list/`);
+  if (!config.publicUrl && !config.trustProxy && base !== `http://${config.host}:${port}`) {
+    log(`note: the v2 links point to ${base}; set PUBLIC_URL to the address clients use`);
+  }
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -7,8 +7,11 @@ import { MigrationError, migrate } from './db/migrate.js';
 import { countPackages, seedDemoData } from './db/seed/seed.js';
 import { progressReporter } from './progress.js';
 
+/** A start-up failure with a message fit for the operator as it is. */
+export class StartupError extends Error {}
+
 type ErrorClass = new (...args: never[]) => Error;
-const EXPECTED: ErrorClass[] = [ConfigError, DatabaseUnavailableError, DataDirError, MigrationError];
+const EXPECTED: ErrorClass[] = [ConfigError, DatabaseUnavailableError, DataDirError, MigrationError, StartupError];
 
 /** One line for an expected failure; the message alone for anything else (never a stack trace). */
 export function describeFailure(error: unknown, expected: ErrorClass[] = []): string {

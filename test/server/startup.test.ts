@@ -50,6 +50,11 @@ describe('npm start on the embedded database', () => {
     expect(server.output()).not.toContain('demo packages');
     expect(await countListed(server.url)).toBe(60);
 
+    // The port is taken: one line, and the running instance is unharmed.
+    const port = new URL(server.url).port;
+    const taken = await runScript('src/server.ts', { DATA_DIR: 'memory://', SEED_PACKAGES: '0', PORT: port });
+    expectOneLineError(taken, new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)$`));
+
     // A second instance on the same directory is refused while the first runs.
     const second = await runScript('src/server.ts', { DATA_DIR: dataDir });
     expectOneLineError(second, /^error: data directory .* is in use by another running instance \(pid \d+\)$/);
