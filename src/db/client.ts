@@ -1,10 +1,8 @@
 // Builds the Prisma client from the validated config: PGlite in-process (the default) or a PostgreSQL server.
 // One SQL dialect either way; every statement passes the StatementObserver.
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { Config } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir.js';
@@ -31,6 +29,8 @@ async function openPglite(dataDir: string) {
   const inMemory = dataDir === IN_MEMORY;
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
   try {
+    // Loaded only for the embedded engine: a PostgreSQL deployment does not carry PGlite in memory.
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
     const pglite = await PGlite.create(inMemory ? undefined : dataDir);
     return {
       factory: new PrismaPGlite(pglite),
