@@ -36,6 +36,15 @@ export async function prepareDatabase(config: Config, log: (line: string) => voi
   }
 }
 
+/**
+ * Runs a command-line job to its end: any failure becomes one line on stderr and exit code 1, success exits
+ * 0 at once (the schema engine's WebAssembly runtime leaves a timer behind that would keep the process up).
+ */
+export async function runJob(main: (config: Config) => Promise<void>, expected: ErrorClass[] = []): Promise<void> {
+  await runOrExit(main, expected);
+  process.exit(0);
+}
+
 /** Runs `main`, turning any failure into one line on stderr and exit code 1. */
 export async function runOrExit(main: (config: Config) => Promise<void>, expected: ErrorClass[] = []): Promise<void> {
   try {

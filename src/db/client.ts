@@ -30,7 +30,10 @@ async function openPglite(dataDir: string) {
   const unlock = inMemory ? () => {} : lockDataDir(dataDir);
   try {
     // Loaded only for the embedded engine: a PostgreSQL deployment does not carry PGlite in memory.
-    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([import('@electric-sql/pglite'), import('pglite-prisma-adapter')]);
+    const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('pglite-prisma-adapter'),
+    ]);
     const pglite = await PGlite.create(inMemory ? undefined : dataDir);
     return {
       factory: new PrismaPGlite(pglite),

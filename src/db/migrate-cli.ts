@@ -1,9 +1,9 @@
 // `npm run db:migrate`: applies the pending migrations to the configured database.
-import { runOrExit } from '../startup.js';
+import { runJob } from '../startup.js';
 import { openDatabase } from './client.js';
 import { migrate } from './migrate.js';
 
-await runOrExit(async (config) => {
+await runJob(async (config) => {
   const db = await openDatabase(config.database);
   try {
     const applied = await migrate(db);

@@ -1,7 +1,7 @@
 // `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
 import { parseArgs } from 'node:util';
 import { progressReporter } from '../../progress.js';
-import { runOrExit } from '../../startup.js';
+import { runJob } from '../../startup.js';
 import { openDatabase } from '../client.js';
 import { migrate } from '../migrate.js';
 import { countPackages, seedDemoData } from './seed.js';
@@ -26,7 +26,7 @@ function readOptions() {
   }
 }
 
-await runOrExit(
+await runJob(
   async (config) => {
     const options = readOptions();
     const db = await openDatabase(config.database);

@@ -163,6 +163,17 @@ function packageRow(p: V2Package): PackageCreateManyInput {
   };
 }
 
+/** The kinds of shared records: stored once per identifier, linked from the records that embed them. */
+export type SharedKind = 'photographer' | 'image' | 'socialSite' | 'priorityTag' | 'portfolio' | 'addOnTemplate';
+
+export interface ToRowsOptions {
+  /**
+   * Leaves out a shared record (a photographer with everything it owns) that is already written, e.g. by an
+   * earlier batch of the same import; the rows that link to it are still produced.
+   */
+  skip?: (kind: SharedKind, id: string) => boolean;
+}
+
 /** Keeps the first row seen for each id. */
 class Unique<T extends { id: string }> {
   private readonly byId = new Map<string, T>();
@@ -174,13 +185,16 @@ class Unique<T extends { id: string }> {
   }
 }
 
-export function toRows(records: Iterable<V2Package>): Rows {
+/**
+ * Rows of a set of packages. A photographer's review, socials and calendar days are rows it owns: they come out
+ * once per photographer and are never merged by identifier across photographers, so a writer sees (and can
+ * refuse) an identifier that two owners claim. With `skip`, shared records already written are left out.
+ */
+export function toRows(records: Iterable<V2Package>, options: ToRowsOptions = {}): Rows {
+  const skip = options.skip ?? (() => false);
   const photographers = new Unique<PhotographerCreateManyInput>();
-  const reviews = new Unique<ReviewCreateManyInput>();
   const images = new Unique<ImageCreateManyInput>();
   const socialSites = new Unique<SocialSiteCreateManyInput>();
-  const socials = new Unique<SocialCreateManyInput>();
-  const calendarWorkDays = new Unique<CalendarWorkDayCreateManyInput>();
   const priorityTags = new Unique<PriorityTagCreateManyInput>();
   const portfolios = new Unique<SimplePortfolioCreateManyInput>();
   const addOnTemplates = new Unique<AddOnTemplateCreateManyInput>();
@@ -202,70 +216,81 @@ export function toRows(records: Iterable<V2Package>): Rows {
     packagePortfolios: [],
     linkedAddOns: [],
   };
+  const addImage = (image: V2Image) => {
+    if (!skip('image', image.identifier)) images.add(imageRow(image));
+  };
 
   for (const record of records) {
     const owner = record.photographer;
     if (!seenPhotographers.has(owner.identifier)) {
       seenPhotographers.add(owner.identifier);
-      photographers.add(photographerRow(owner));
-      if (owner.review) {
-        const { identifier, rating, url, number } = owner.review;
-        reviews.add({ id: identifier, photographerId: owner.identifier, rating, url, number });
-      }
-      owner.socials.forEach((social, position) => {
-        const site = social.social_site;
-        socialSites.add({ id: site.identifier, name: site.name, description: site.description, icon: site.icon });
-        socials.add({
-          id: social.identifier,
-          photographerId: owner.identifier,
-          position,
-          url: social.url,
-          socialSiteId: site.identifier,
-        });
-      });
-      owner.cover_image.forEach((image, position) => {
-        images.add(imageRow(image));
-        rows.coverImages.push({ photographerId: owner.identifier, position, imageId: image.identifier });
-      });
-      owner.calendar_work_days.forEach((day, position) => {
-        calendarWorkDays.add({
-          id: day.identifier,
-          photographerId: owner.identifier,
-          position,
-          workTimes: day.work_times,
-          day: day.day,
-          shortcut: day.shortcut,
-          active: day.active,
-        });
-      });
+      if (!skip('photographer', owner.identifier)) addPhotographer(owner);
     }
 
     rows.packages.push(packageRow(record));
     record.images.forEach((image, position) => {
-      images.add(imageRow(image));
+      addImage(image);
       rows.packageImages.push({ packageId: record.identifier, position, imageId: image.identifier });
     });
     record.priority_tags.forEach((tag, position) => {
-      priorityTags.add({ id: tag.identifier, tag: tag.tag, priority: tag.priority });
+      if (!skip('priorityTag', tag.identifier))
+        priorityTags.add({ id: tag.identifier, tag: tag.tag, priority: tag.priority });
       rows.packagePriorityTags.push({ packageId: record.identifier, position, tagId: tag.identifier });
     });
     record.simple_portfolio.forEach((entry, position) => {
-      portfolios.add({ id: entry.identifier, category: entry.category, bio: entry.bio });
+      if (!skip('portfolio', entry.identifier)) {
+        portfolios.add({ id: entry.identifier, category: entry.category, bio: entry.bio });
+      }
       rows.packagePortfolios.push({ packageId: record.identifier, position, portfolioId: entry.identifier });
     });
     record.linked_add_ons.forEach((link, position) => {
       const t = link.package_add_on_template;
-      addOnTemplates.add({ id: t.identifier, name: t.name, price: t.price, quantity: t.quantity });
+      if (!skip('addOnTemplate', t.identifier)) {
+        addOnTemplates.add({ id: t.identifier, name: t.name, price: t.price, quantity: t.quantity });
+      }
       rows.linkedAddOns.push({ id: link.identifier, packageId: record.identifier, position, templateId: t.identifier });
     });
   }
 
+  function addPhotographer(owner: V2Photographer): void {
+    photographers.add(photographerRow(owner));
+    if (owner.review) {
+      const { identifier, rating, url, number } = owner.review;
+      rows.reviews.push({ id: identifier, photographerId: owner.identifier, rating, url, number });
+    }
+    owner.socials.forEach((social, position) => {
+      const site = social.social_site;
+      if (!skip('socialSite', site.identifier)) {
+        socialSites.add({ id: site.identifier, name: site.name, description: site.description, icon: site.icon });
+      }
+      rows.socials.push({
+        id: social.identifier,
+        photographerId: owner.identifier,
+        position,
+        url: social.url,
+        socialSiteId: site.identifier,
+      });
+    });
+    owner.cover_image.forEach((image, position) => {
+      addImage(image);
+      rows.coverImages.push({ photographerId: owner.identifier, position, imageId: image.identifier });
+    });
+    owner.calendar_work_days.forEach((day, position) => {
+      rows.calendarWorkDays.push({
+        id: day.identifier,
+        photographerId: owner.identifier,
+        position,
+        workTimes: day.work_times,
+        day: day.day,
+        shortcut: day.shortcut,
+        active: day.active,
+      });
+    });
+  }
+
   rows.photographers = photographers.rows();
-  rows.reviews = reviews.rows();
   rows.images = images.rows();
   rows.socialSites = socialSites.rows();
-  rows.socials = socials.rows();
-  rows.calendarWorkDays = calendarWorkDays.rows();
   rows.priorityTags = priorityTags.rows();
   rows.portfolios = portfolios.rows();
   rows.addOnTemplates = addOnTemplates.rows();

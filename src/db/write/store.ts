@@ -30,7 +30,17 @@ export const TABLES: [keyof Rows, string, 'shared' | 'owned'][] = [
 // Rows per statement: large enough to amortise the round trip, small enough to keep memory flat.
 const CHUNK = 2000;
 
-export const columnName = (field: string) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+const columnNames = new Map<string, string>();
+
+/** photographerId -> photographer_id (the schema maps every field to its snake_case column). */
+export function columnName(field: string): string {
+  let column = columnNames.get(field);
+  if (column === undefined) {
+    column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    columnNames.set(field, column);
+  }
+  return column;
+}
 
 /** One row as the JSON object json_populate_recordset reads: column names, SQL NULL for Prisma.DbNull. */
 function toColumns(row: object): Record<string, unknown> {
@@ -63,4 +73,188 @@ export async function renumberListing(tx: TransactionClient): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO listing_entry (position, package_id)
     SELECT (row_number() OVER (ORDER BY id)) - 1, id FROM package WHERE status = 1`;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Upserts for imports: the same one-JSON-parameter statements, but a stored row is replaced by the imported copy
+// when its content differs, and left untouched (not even rewritten) when it is the same, so callers can tell
+// created, updated and unchanged apart and a repeated import writes nothing.
+
+// Characters of JSON per statement: bounds the parameter (and the memory it takes) when rows hold long texts.
+const MAX_JSON_CHARS = 16 * 1024 * 1024;
+
+interface JsonBatch {
+  json: string;
+  rows: object[];
+}
+
+/**
+ * The rows as JSON array texts of about CHUNK rows and MAX_JSON_CHARS characters at most. With `groupOf`, a
+ * batch is only cut between groups, so the rows of one group (one owner's list) always travel together.
+ */
+function* jsonBatches(rows: object[], groupOf?: (row: object) => string): Generator<JsonBatch> {
+  let parts: string[] = [];
+  let batch: object[] = [];
+  let size = 0;
+  let group: string | undefined;
+  for (const row of rows) {
+    const json = JSON.stringify(toColumns(row));
+    const rowGroup = groupOf?.(row);
+    const full = parts.length >= CHUNK || size + json.length > MAX_JSON_CHARS;
+    if (parts.length > 0 && full && (groupOf === undefined || rowGroup !== group)) {
+      yield { json: `[${parts.join(',')}]`, rows: batch };
+      parts = [];
+      batch = [];
+      size = 0;
+    }
+    parts.push(json);
+    batch.push(row);
+    size += json.length + 1;
+    group = rowGroup;
+  }
+  if (parts.length > 0) yield { json: `[${parts.join(',')}]`, rows: batch };
+}
+
+const quoted = (column: string) => `"${column}"`;
+/**
+ * `= ANY (ARRAY(...))` over a JSON array of ids: the array is computed once and the match is an index lookup.
+ * (`IN (SELECT ...)` over a function or CTE is planned with a guess of 100 rows and may scan the whole table.)
+ */
+const anyUuid = (param: string) => `ANY (ARRAY(SELECT value::uuid FROM json_array_elements_text(${param}::json)))`;
+
+export interface UpsertedRow {
+  id: string;
+  /** True when the row was inserted, false when a stored row with other content was replaced. */
+  created: boolean;
+}
+
+/**
+ * Inserts the rows of a table keyed by `id`; a stored row with the same id is replaced when any column differs
+ * (compared as the row's text, which also covers json columns). Returns only the rows written: a row left out
+ * was stored already with the same content. `returning` adds SQL expressions over the written row `t`.
+ */
+export async function upsertById<Extra extends object = object>(
+  tx: TransactionClient,
+  table: string,
+  rows: object[],
+  returning = '',
+): Promise<(UpsertedRow & Extra)[]> {
+  const first = rows[0];
+  if (!first) return [];
+  const columns = Object.keys(first)
+    .map(columnName)
+    .filter((c) => c !== 'id');
+  const set = columns.map((c) => `${quoted(c)} = excluded.${quoted(c)}`).join(', ');
+  const written: (UpsertedRow & Extra)[] = [];
+  for (const { json } of jsonBatches(rows)) {
+    const result = await tx.$queryRawUnsafe<(UpsertedRow & Extra)[]>(
+      `INSERT INTO "${table}" AS t SELECT * FROM json_populate_recordset(NULL::"${table}", $1::json)
+       ON CONFLICT (id) DO UPDATE SET ${set} WHERE (t.*)::text IS DISTINCT FROM (excluded.*)::text
+       RETURNING t.id::text AS id, (t.xmax = 0) AS created${returning ? `, ${returning}` : ''}`,
+      json,
+    );
+    written.push(...result);
+  }
+  return written;
+}
+
+/** A table of records that belong to one owner each (a package's images, a photographer's socials, ...). */
+export interface OwnedTable {
+  table: string;
+  /** The field of the owner's id in the rows, e.g. `packageId`. */
+  ownerField: string;
+  /** Whether rows carry an `id` of their own, which must not belong to another owner. */
+  keyed: boolean;
+}
+
+export interface ReplaceResult {
+  /** Owners among `existing` whose stored rows differed from the given ones (now replaced). */
+  changed: string[];
+  /** Keyed rows not written because their id belongs to another owner already (or repeats among the rows). */
+  refused: object[];
+}
+
+/**
+ * Makes the owners' rows in a table exactly the given ones (`rows` holds every row of these owners, each
+ * owner's rows together). Owners in `existing` may have rows stored: they are compared, as the text of every
+ * row, and replaced only when they differ. Owners in `fresh` were just created: their rows are inserted.
+ */
+export async function replaceOwned(
+  tx: TransactionClient,
+  spec: OwnedTable,
+  owners: { existing: string[]; fresh: string[] },
+  rows: object[],
+): Promise<ReplaceResult> {
+  const ownerOf = (row: object) => (row as Record<string, string>)[spec.ownerField] as string;
+  const owner = quoted(columnName(spec.ownerField));
+  const table = quoted(spec.table);
+  const existing = new Set(owners.existing);
+  const changed = new Set<string>();
+  if (existing.size > 0) {
+    const candidates = rows.filter((row) => existing.has(ownerOf(row)));
+    for (const batch of jsonBatches(candidates, ownerOf)) {
+      const result = await tx.$queryRawUnsafe<{ owner: string }[]>(
+        `WITH incoming AS (SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)),
+              new AS (SELECT i.${owner} AS owner, string_agg((i.*)::text, ',' ORDER BY (i.*)::text) AS rows
+                      FROM incoming i GROUP BY i.${owner}),
+              old AS (SELECT x.${owner} AS owner, string_agg((x.*)::text, ',' ORDER BY (x.*)::text) AS rows
+                      FROM ${table} x WHERE x.${owner} = ANY (ARRAY(SELECT owner FROM new)) GROUP BY x.${owner})
+         SELECT n.owner::text AS owner FROM new n LEFT JOIN old d ON d.owner = n.owner
+         WHERE n.rows IS DISTINCT FROM d.rows`,
+        batch.json,
+      );
+      for (const r of result) changed.add(r.owner);
+    }
+    // Owners that now have no rows here changed if they had some.
+    const withRows = new Set(candidates.map(ownerOf));
+    const emptied = [...existing].filter((o) => !withRows.has(o));
+    if (emptied.length > 0) {
+      const result = await tx.$queryRawUnsafe<{ owner: string }[]>(
+        `SELECT DISTINCT ${owner}::text AS owner FROM ${table} WHERE ${owner} = ${anyUuid('$1')}`,
+        JSON.stringify(emptied),
+      );
+      for (const r of result) changed.add(r.owner);
+    }
+  }
+  if (changed.size > 0) {
+    await tx.$executeRawUnsafe(`DELETE FROM ${table} WHERE ${owner} = ${anyUuid('$1')}`, JSON.stringify([...changed]));
+  }
+  const fresh = new Set(owners.fresh);
+  const toWrite = rows.filter((row) => fresh.has(ownerOf(row)) || changed.has(ownerOf(row)));
+  const refused: object[] = [];
+  for (const batch of jsonBatches(toWrite)) {
+    if (!spec.keyed) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`,
+        batch.json,
+      );
+      continue;
+    }
+    // ON CONFLICT DO NOTHING: an id held by another owner (or repeated in the batch) is left out, not an error.
+    const inserted = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)
+       ON CONFLICT DO NOTHING RETURNING id::text AS id`,
+      batch.json,
+    );
+    if (inserted.length < batch.rows.length) {
+      const written = new Set(inserted.map((r) => r.id));
+      for (const row of batch.rows) {
+        const id = (row as { id: string }).id;
+        if (written.has(id))
+          written.delete(id); // the first row with this id is the one written
+        else refused.push(row);
+      }
+    }
+  }
+  return { changed: [...changed], refused };
+}
+
+/** The owner holding each of the given ids in a keyed owned table. */
+export async function ownersOf(tx: TransactionClient, spec: OwnedTable, ids: string[]): Promise<Map<string, string>> {
+  const rows = await tx.$queryRawUnsafe<{ id: string; owner: string }[]>(
+    `SELECT id::text AS id, ${quoted(columnName(spec.ownerField))}::text AS owner FROM "${spec.table}"
+     WHERE id = ${anyUuid('$1')}`,
+    JSON.stringify(ids),
+  );
+  return new Map(rows.map((r) => [r.id, r.owner]));
 }

@@ -1,0 +1,145 @@
+// `npm run import -- [--dry-run] [--follow] [--limit-pages N] [--timeout S] <source>...`: imports legacy v2 data
+// into the configured database. A source is a file (v2 page, JSON array or JSON Lines of Package records), a
+// directory of such files, or an http(s) URL of the legacy service. Each source is imported in one transaction;
+// a source with a bad record is rejected whole (nothing of it written) and the others go on. Progress goes to
+// stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed.
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../db/client.js';
+import { migrate } from '../db/migrate.js';
+import { runOrExit } from '../startup.js';
+import { type Counts, importSource, type SourceReport } from './importer.js';
+import { openSources, type Source, SourceError } from './sources.js';
+
+class UsageError extends Error {}
+
+const USAGE =
+  'usage: npm run import -- [--dry-run] [--follow] [--limit-pages N] [--timeout SECONDS] <file|directory|URL>...';
+
+function readOptions() {
+  let parsed: ReturnType<typeof parse>;
+  function parse() {
+    return parseArgs({
+      options: {
+        'dry-run': { type: 'boolean', default: false },
+        follow: { type: 'boolean', default: false },
+        'limit-pages': { type: 'string' },
+        timeout: { type: 'string', default: '30' },
+        help: { type: 'boolean', default: false },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  }
+  try {
+    parsed = parse();
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (${USAGE})`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (positionals.length === 0) throw new UsageError(`no source given (${USAGE})`);
+  const wholeNumber = (name: string, text: string, min: number, max: number) => {
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+      throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    }
+    return Number(text);
+  };
+  const limitPages = values['limit-pages'];
+  return {
+    sources: positionals,
+    dryRun: values['dry-run'],
+    follow: values.follow,
+    limitPages: limitPages === undefined ? undefined : wholeNumber('limit-pages', limitPages, 1, 1_000_000),
+    timeoutMs: wholeNumber('timeout', values.timeout, 1, 3600) * 1000,
+  };
+}
+
+const n = (value: number) => value.toLocaleString('en');
+const seconds = (s: number) => `${s.toFixed(1)} s`;
+
+function countsText(c: Counts, dryRun: boolean): string {
+  if (dryRun) return `${n(c.read - c.rejected)} valid, ${n(c.rejected)} rejected`;
+  return `${n(c.created)} created, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged, ${n(c.rejected)} rejected`;
+}
+
+/** Progress on stderr: an updating line on a terminal, a line every 5 s otherwise; nothing for short imports. */
+function progressReporter(dryRun: boolean) {
+  const tty = process.stderr.isTTY;
+  const every = tty ? 250 : 5000;
+  const started = performance.now();
+  let last = started;
+  let shown = false;
+  return {
+    tick(report: SourceReport, source: Source) {
+      const now = performance.now();
+      if (now - last < every || now - started < (tty ? 1000 : every)) return;
+      last = now;
+      const p = source.progress();
+      const percent = p && p.total > 0 ? ` (${Math.min(100, Math.floor((p.done / p.total) * 100))}%)` : '';
+      const line = `importing ${source.label}: ${n(report.counts.read)} records read${percent}, ${countsText(report.counts, dryRun)}, ${seconds((now - started) / 1000)}`;
+      process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
+      shown = true;
+    },
+    clear() {
+      if (tty && shown) process.stderr.write('\r\x1b[K');
+      shown = false;
+    },
+  };
+}
+
+await runOrExit(
+  async (config) => {
+    const options = readOptions();
+    const started = performance.now();
+    const sources = await openSources(options.sources, options);
+    const db = options.dryRun ? null : await openDatabase(config.database);
+    const reports: SourceReport[] = [];
+    try {
+      if (db) await migrate(db);
+      const progress = progressReporter(options.dryRun);
+      for (const source of sources) {
+        const report = await importSource(db, source, {
+          dryRun: options.dryRun,
+          onProgress: (r) => progress.tick(r, source),
+        });
+        progress.clear();
+        reports.push(report);
+        for (const line of report.rejections) console.error(`error: ${line}`);
+        if (report.status === 'failed') console.error(`error: ${report.error}`);
+        if (report.status === 'rejected') {
+          const more = report.counts.rejected - report.rejections.length;
+          console.error(
+            `error: ${source.label}: rejected, nothing from it was written (${n(report.counts.rejected)} of ${n(report.counts.read)} records invalid${more > 0 ? `, ${n(more)} not listed` : ''})`,
+          );
+        }
+        const note = report.status === 'failed' ? 'failed, nothing written' : report.status;
+        console.log(
+          `${source.label}: ${n(report.counts.read)} records: ${countsText(report.counts, options.dryRun)} (${note}, ${seconds(report.seconds)})`,
+        );
+      }
+    } finally {
+      await db?.close();
+    }
+    const total = reports.reduce(
+      (sum, r) => {
+        for (const key of Object.keys(sum) as (keyof Counts)[]) sum[key] += r.counts[key];
+        return sum;
+      },
+      { read: 0, created: 0, updated: 0, unchanged: 0, rejected: 0 },
+    );
+    const bad = reports.filter((r) => r.status === 'rejected' || r.status === 'failed').length;
+    const sourcesText = `${n(reports.length)} source${reports.length === 1 ? '' : 's'}${bad > 0 ? ` (${bad} not imported)` : ''}`;
+    const elapsed = seconds((performance.now() - started) / 1000);
+    console.log(
+      `summary: ${countsText(total, options.dryRun)} (${n(total.read)} records read from ${sourcesText}) in ${elapsed}${options.dryRun ? '; dry run, nothing written' : ''}`,
+    );
+    if (bad > 0) process.exitCode = 1;
+  },
+  [UsageError, SourceError],
+);
+// Everything is closed, but the schema engine (WebAssembly) keeps a timer for about 10 s after migrating: do not
+// wait for it. (stdout and stderr are synchronous for files and pipes, so nothing written is lost.)
+process.exit();

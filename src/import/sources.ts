@@ -1,0 +1,413 @@
+// Recognises and streams the sources of an import, one record at a time:
+// - a file holding a v2 page envelope ({count, next, previous, results}), a JSON array of Package records, or
+//   JSON Lines of Package records (one per line; also any .jsonl / .ndjson file);
+// - a directory of such files (.json, .jsonl, .ndjson), read in name order (numbers compared as numbers);
+// - an http(s) URL of the legacy service: its base address or the list's address. With `follow` the pages'
+//   `next` links are followed (at most `limitPages` pages).
+// Files up to `wholeFileLimit` bytes are parsed whole with JSON.parse (a legacy page is well under 1 MB, and
+// JSON.parse is several times faster than a streaming tokenizer); larger ones are streamed with stream-json, so a
+// file of any size is never held whole. Every failure is a SourceError with a one-line message naming the file
+// or URL.
+import { createReadStream, type ReadStream } from 'node:fs';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import chain from 'stream-chain';
+import { none } from 'stream-chain/defs.js';
+import { parser } from 'stream-json';
+import Assembler from 'stream-json/assembler.js';
+
+export class SourceError extends Error {}
+
+export interface SourceItem {
+  value: unknown;
+  /** Where the record is: a file or URL, and for JSON Lines the line (`data.jsonl line 4`). */
+  where: string;
+  /** The record's path in it, the prefix of field paths: `results[3]`, `[3]`, or '' for a JSON Lines record. */
+  path: string;
+}
+
+export interface SourceProgress {
+  done: number;
+  total: number;
+  unit: 'bytes' | 'records';
+}
+
+export interface Source {
+  /** As given on the command line. */
+  label: string;
+  records(): AsyncGenerator<SourceItem>;
+  /** How far reading has come, when it can be told. */
+  progress(): SourceProgress | null;
+}
+
+export interface SourceOptions {
+  /** Follow the `next` links of URL sources. */
+  follow?: boolean;
+  /** Pages read at most per URL source. */
+  limitPages?: number;
+  /** Time allowed for each HTTP request, answer included. */
+  timeoutMs?: number;
+  /** Files up to this size are parsed whole; larger ones are streamed. */
+  wholeFileLimit?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
+const LIST_PATH = '/v2/local-package-list/';
+const ENVELOPE_KEYS = ['count', 'next', 'previous', 'results'];
+const FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
+const LINES_EXTENSIONS = ['.jsonl', '.ndjson'];
+
+const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0] ?? '';
+const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Resolves the command line's sources; a path that does not exist is refused before anything is read. */
+export async function openSources(specs: string[], options: SourceOptions = {}): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const spec of specs) {
+    if (isUrl(spec)) {
+      sources.push(urlSource(spec, options));
+      continue;
+    }
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(spec)) throw new SourceError(`${spec}: only http and https URLs can be read`);
+    const info = await stat(spec).catch((error: NodeJS.ErrnoException) => {
+      throw new SourceError(`${spec}: ${error.code === 'ENOENT' ? 'no such file or directory' : firstLine(error)}`);
+    });
+    if (info.isDirectory()) sources.push(await directorySource(spec, options));
+    else if (info.isFile()) sources.push(fileSource(spec, info.size, options));
+    else throw new SourceError(`${spec}: neither a file nor a directory`);
+  }
+  return sources;
+}
+
+// --- files ---------------------------------------------------------------------------------------------------
+
+type Format = 'page' | 'array' | 'lines';
+
+/** Tells the format from the file's first bytes (and its extension for JSON Lines). */
+async function detectFormat(path: string): Promise<Format> {
+  const handle = await open(path, 'r').catch((error) => {
+    throw new SourceError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? firstLine(error)})`);
+  });
+  let head: string;
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+  const text = head.replace(/^\uFEFF/, '').trimStart();
+  if (LINES_EXTENSIONS.includes(extname(path).toLowerCase())) return 'lines';
+  if (text === '') throw new SourceError(`${path}: empty file, expected v2 JSON`);
+  if (text.startsWith('[')) return 'array';
+  if (!text.startsWith('{')) {
+    throw new SourceError(`${path}: malformed JSON: it starts with ${JSON.stringify(text.slice(0, 20))}, not [ or {`);
+  }
+  const key = /^\{\s*"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+  if (key === 'identifier') return 'lines';
+  if (key !== undefined && ENVELOPE_KEYS.includes(key)) return 'page';
+  if (key === undefined && /^\{\s*\}/.test(text)) return 'page'; // {} : reported below as a page without results
+  throw new SourceError(
+    `${path}: not a v2 page, a JSON array or JSON Lines of Package records (${key === undefined ? 'malformed JSON' : `its first key is ${JSON.stringify(key)}`})`,
+  );
+}
+
+/** `... at position 1234` from JSON.parse, with the line and column added. */
+function describeJsonError(error: unknown, text: string): string {
+  const message = firstLine(error);
+  const position = /at position (\d+)/.exec(message)?.[1];
+  if (position === undefined) return message;
+  const before = text.slice(0, Number(position));
+  const line = before.split('\n').length;
+  const column = Number(position) - before.lastIndexOf('\n');
+  return /\(line \d+/.test(message) ? message : `${message} (line ${line} column ${column})`;
+}
+
+/** The records of a parsed page or array, checking the page's shape. */
+function* itemsOf(value: unknown, format: 'page' | 'array', where: string): Generator<SourceItem> {
+  if (format === 'array') {
+    if (!Array.isArray(value)) throw new SourceError(`${where}: expected a JSON array of Package records`);
+    for (let i = 0; i < value.length; i++) yield { value: value[i], where, path: `[${i}]` };
+    return;
+  }
+  const results = checkEnvelope(value, where);
+  for (let i = 0; i < results.length; i++) yield { value: results[i], where, path: `results[${i}]` };
+}
+
+/** A v2 page envelope: an object with count, next, previous and results (an array); returns the results. */
+function checkEnvelope(value: unknown, where: string): unknown[] {
+  const expected = 'a v2 page {count, next, previous, results}';
+  if (!isObject(value)) throw new SourceError(`${where}: expected ${expected}`);
+  const extra = Object.keys(value).filter((k) => !ENVELOPE_KEYS.includes(k));
+  if (extra.length > 0) throw new SourceError(`${where}: expected ${expected}, got the keys ${JSON.stringify(extra)}`);
+  if (!Array.isArray(value.results)) throw new SourceError(`${where}: expected ${expected} whose results is an array`);
+  if (value.next !== undefined && value.next !== null && typeof value.next !== 'string') {
+    throw new SourceError(`${where}: expected ${expected} whose next is a URL or null`);
+  }
+  return value.results;
+}
+
+async function* wholeFileItems(path: string, format: 'page' | 'array'): AsyncGenerator<SourceItem> {
+  const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SourceError(`${path}: malformed JSON: ${describeJsonError(error, text)}`);
+  }
+  yield* itemsOf(value, format, path);
+}
+
+/** Bytes read so far: of the files finished, and of the stream being read. */
+class ByteCount {
+  private finished = 0;
+  private current: ReadStream | null = null;
+  get done(): number {
+    return this.finished + (this.current?.bytesRead ?? 0);
+  }
+  reading(stream: ReadStream): ReadStream {
+    this.current = stream;
+    return stream;
+  }
+  finish(size: number): void {
+    this.current = null;
+    this.finished += size;
+  }
+}
+
+async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<SourceItem> {
+  const input = bytes.reading(createReadStream(path));
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let number = 0;
+  try {
+    for await (const raw of lines) {
+      number++;
+      const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
+      if (line.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch (error) {
+        throw new SourceError(`${path} line ${number}: malformed JSON: ${describeJsonError(error, line)}`);
+      }
+      yield { value, where: `${path} line ${number}`, path: '' };
+    }
+  } finally {
+    lines.close();
+    input.destroy();
+  }
+}
+
+type Token = { name: string; value?: unknown };
+
+/**
+ * Picks the records out of a token stream: the elements of the top-level array, or of the page's `results`.
+ * Each record is assembled on its own, so only one is in memory at a time.
+ */
+function recordPicker(format: 'page' | 'array', where: string) {
+  let depth = 0;
+  let resultsNext = false;
+  let inResults = false;
+  let sawResults = false;
+  let index = 0;
+  let assembler: Assembler | null = null;
+  const emit = (value: unknown) => ({
+    value,
+    where,
+    path: format === 'array' ? `[${index++}]` : `results[${index++}]`,
+  });
+  const pick = (token: Token) => {
+    if (assembler) {
+      assembler.consume(token as never);
+      if (!assembler.done) return none;
+      const value = assembler.current;
+      assembler = null;
+      return emit(value);
+    }
+    const inside = format === 'array' ? depth === 1 : inResults && depth === 2;
+    const starts = token.name === 'startObject' || token.name === 'startArray';
+    const ends = token.name === 'endObject' || token.name === 'endArray';
+    if (inside && !ends) {
+      assembler = new Assembler();
+      assembler.consume(token as never);
+      if (!assembler.done) return none;
+      const value = assembler.current;
+      assembler = null;
+      return emit(value);
+    }
+    if (depth === 0 && !starts) throw new SourceError(`${where}: malformed JSON: expected [ or {`);
+    if (depth === 0 && format === 'page' && token.name !== 'startObject') {
+      throw new SourceError(`${where}: expected a v2 page {count, next, previous, results}`);
+    }
+    if (format === 'page' && depth === 1 && token.name === 'keyValue') {
+      const key = String(token.value);
+      if (!ENVELOPE_KEYS.includes(key)) {
+        throw new SourceError(
+          `${where}: expected a v2 page {count, next, previous, results}, got the key ${JSON.stringify(key)}`,
+        );
+      }
+      resultsNext = key === 'results';
+      sawResults ||= resultsNext;
+      return none;
+    }
+    if (resultsNext) {
+      if (token.name !== 'startArray') throw new SourceError(`${where}: expected a v2 page whose results is an array`);
+      resultsNext = false;
+      inResults = true;
+    }
+    if (starts) depth++;
+    if (ends) {
+      depth--;
+      if (inResults && depth === 1) inResults = false;
+    }
+    return none;
+  };
+  return { pick, finish: () => sawResults || format === 'array' };
+}
+
+async function* streamedItems(path: string, format: 'page' | 'array', bytes: ByteCount): AsyncGenerator<SourceItem> {
+  const input = bytes.reading(createReadStream(path));
+  const picker = recordPicker(format, path);
+  const pipeline = chain([input, parser({ streamValues: false }), picker.pick]);
+  try {
+    for await (const item of pipeline) yield item as SourceItem;
+  } catch (error) {
+    if (error instanceof SourceError) throw error;
+    throw new SourceError(`${path}: malformed JSON: ${firstLine(error)}`);
+  } finally {
+    pipeline.destroy();
+    input.destroy();
+  }
+  if (!picker.finish()) throw new SourceError(`${path}: expected a v2 page {count, next, previous, results}`);
+}
+
+async function* fileItems(
+  path: string,
+  size: number,
+  options: SourceOptions,
+  bytes: ByteCount,
+): AsyncGenerator<SourceItem> {
+  const format = await detectFormat(path);
+  if (format === 'lines') yield* lineItems(path, bytes);
+  else if (size <= (options.wholeFileLimit ?? DEFAULT_WHOLE_FILE_LIMIT)) yield* wholeFileItems(path, format);
+  else yield* streamedItems(path, format, bytes);
+  bytes.finish(size);
+}
+
+function fileSource(path: string, size: number, options: SourceOptions): Source {
+  const bytes = new ByteCount();
+  return {
+    label: path,
+    records: () => fileItems(path, size, options, bytes),
+    progress: () => ({ done: bytes.done, total: size, unit: 'bytes' }),
+  };
+}
+
+const byName = new Intl.Collator('en', { numeric: true });
+
+async function directorySource(dir: string, options: SourceOptions): Promise<Source> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch((error) => {
+    throw new SourceError(`${dir}: cannot be read (${(error as NodeJS.ErrnoException).code ?? firstLine(error)})`);
+  });
+  const names = entries
+    .filter((e) => e.isFile() && !e.name.startsWith('.') && FILE_EXTENSIONS.includes(extname(e.name).toLowerCase()))
+    .map((e) => e.name)
+    .sort(byName.compare);
+  if (names.length === 0) throw new SourceError(`${dir}: no .json, .jsonl or .ndjson files in this directory`);
+  const files = await Promise.all(
+    names.map(async (name) => ({ path: join(dir, name), size: (await stat(join(dir, name))).size })),
+  );
+  const total = files.reduce((sum, f) => sum + f.size, 0);
+  const bytes = new ByteCount();
+  return {
+    label: dir,
+    async *records() {
+      for (const file of files) yield* fileItems(file.path, file.size, options, bytes);
+    },
+    progress: () => ({ done: bytes.done, total, unit: 'bytes' }),
+  };
+}
+
+// --- URLs ----------------------------------------------------------------------------------------------------
+
+/** The list's address: a base address gets the list path appended; the list's own address is kept. */
+export function listUrl(spec: string): string {
+  const url = new URL(spec);
+  const path = url.pathname.replace(/\/+$/, '');
+  url.pathname = path.endsWith(LIST_PATH.slice(0, -1)) ? `${path}/` : `${path}${LIST_PATH}`;
+  return url.toString();
+}
+
+async function fetchPage(url: string, timeoutMs: number): Promise<Record<string, unknown>> {
+  const seconds = `${timeoutMs / 1000} s`;
+  const failure = (error: unknown) => {
+    const e = error as Error & { cause?: NodeJS.ErrnoException };
+    if (e.name === 'TimeoutError' || e.name === 'AbortError')
+      return new SourceError(`${url}: no answer within ${seconds}`);
+    const cause = e.cause ? `${e.cause.code ?? ''} ${firstLine(e.cause)}`.trim() : firstLine(e);
+    return new SourceError(`${url}: cannot be reached (${cause})`);
+  };
+  let response: Response;
+  let body: string;
+  try {
+    response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+    body = await response.text();
+  } catch (error) {
+    throw failure(error);
+  }
+  if (!response.ok) {
+    throw new SourceError(
+      `${url}: answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    const type = response.headers.get('content-type') ?? 'none';
+    throw new SourceError(
+      `${url}: the answer is not JSON (content-type ${type}, body starts ${JSON.stringify(body.slice(0, 40))})`,
+    );
+  }
+  checkEnvelope(value, url);
+  return value as Record<string, unknown>;
+}
+
+function urlSource(spec: string, options: SourceOptions): Source {
+  let done = 0;
+  let total = 0;
+  let start: string;
+  try {
+    start = listUrl(spec);
+  } catch {
+    throw new SourceError(`${spec}: not a valid URL`);
+  }
+  return {
+    label: spec,
+    async *records() {
+      const visited = new Set<string>();
+      let next: string | null = start;
+      let pages = 0;
+      while (next !== null && (options.limitPages === undefined || pages < options.limitPages)) {
+        if (visited.has(next)) throw new SourceError(`${next}: the next links lead back to a page already read`);
+        visited.add(next);
+        const url: string = next;
+        const page = await fetchPage(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+        pages++;
+        if (typeof page.count === 'number') total = page.count;
+        const results = page.results as unknown[];
+        for (let i = 0; i < results.length; i++) {
+          done++;
+          yield { value: results[i], where: url, path: `results[${i}]` };
+        }
+        next = options.follow && typeof page.next === 'string' ? new URL(page.next, url).toString() : null;
+        if (next !== null && !isUrl(next))
+          throw new SourceError(`${url}: its next link ${JSON.stringify(page.next)} is not an http(s) URL`);
+      }
+    },
+    progress: () => (total > 0 ? { done, total, unit: 'records' } : null),
+  };
+}

@@ -1,0 +1,240 @@
+// Writes validated records into the database inside one source's transaction, batch by batch, and tells for each
+// package whether it was created, updated or unchanged.
+//
+// - Shared records (photographer, image, social site, tag, portfolio entry, add-on template) are upserted by id:
+//   inserted, replaced when their content differs, left untouched when it is the same.
+// - What a photographer owns (review, socials, cover images, calendar days) and what a package owns (images, tags,
+//   portfolio entries, linked add-ons) is replaced by the imported lists when they differ.
+// - A package is "updated" when anything its v2 record shows changed: its own fields, its lists, its photographer
+//   (with everything the photographer owns) or any shared record it embeds.
+// - listing_entry is renumbered once, at the end, when the set of listed packages changed.
+import type { Rows, SharedKind } from '../db/write/rows.js';
+import { toRows } from '../db/write/rows.js';
+import {
+  type OwnedTable,
+  ownersOf,
+  renumberListing,
+  replaceOwned,
+  type TransactionClient,
+  upsertById,
+} from '../db/write/store.js';
+import type { V2Package } from '../v2/records.js';
+import { flatCopy, type Problem, type SourceIndex } from './validate.js';
+
+export type Outcome = 'created' | 'updated' | 'unchanged';
+
+/** A valid record and where it came from. */
+export interface Entry {
+  record: V2Package;
+  where: string;
+  path: string;
+}
+
+/** A record the database refuses: an identifier of an owned record (a linked add-on, ...) belongs to another owner. */
+export class RecordRefused extends Error {
+  constructor(
+    readonly entry: Entry,
+    readonly problem: Problem,
+  ) {
+    super(`${problem.path}: expected ${problem.expected}, got ${problem.got}`);
+  }
+}
+
+const SHARED: [SharedKind, keyof Rows, string][] = [
+  ['photographer', 'photographers', 'photographer'],
+  ['image', 'images', 'image'],
+  ['socialSite', 'socialSites', 'social_site'],
+  ['priorityTag', 'priorityTags', 'priority_tag'],
+  ['portfolio', 'portfolios', 'simple_portfolio'],
+  ['addOnTemplate', 'addOnTemplates', 'add_on_template'],
+];
+
+interface OwnedList extends OwnedTable {
+  rows: keyof Rows;
+  /** The field path of a row's identifier inside its package record. */
+  path: (position: number) => string;
+}
+
+const PHOTOGRAPHER_LISTS: OwnedList[] = [
+  {
+    table: 'review',
+    ownerField: 'photographerId',
+    keyed: true,
+    rows: 'reviews',
+    path: () => 'photographer.review.identifier',
+  },
+  {
+    table: 'social',
+    ownerField: 'photographerId',
+    keyed: true,
+    rows: 'socials',
+    path: (i) => `photographer.socials[${i}].identifier`,
+  },
+  {
+    table: 'photographer_cover_image',
+    ownerField: 'photographerId',
+    keyed: false,
+    rows: 'coverImages',
+    path: (i) => `photographer.cover_image[${i}]`,
+  },
+  {
+    table: 'calendar_work_day',
+    ownerField: 'photographerId',
+    keyed: true,
+    rows: 'calendarWorkDays',
+    path: (i) => `photographer.calendar_work_days[${i}].identifier`,
+  },
+];
+
+const PACKAGE_LISTS: OwnedList[] = [
+  { table: 'package_image', ownerField: 'packageId', keyed: false, rows: 'packageImages', path: (i) => `images[${i}]` },
+  {
+    table: 'package_priority_tag',
+    ownerField: 'packageId',
+    keyed: false,
+    rows: 'packagePriorityTags',
+    path: (i) => `priority_tags[${i}]`,
+  },
+  {
+    table: 'package_simple_portfolio',
+    ownerField: 'packageId',
+    keyed: false,
+    rows: 'packagePortfolios',
+    path: (i) => `simple_portfolio[${i}]`,
+  },
+  {
+    table: 'linked_add_on',
+    ownerField: 'packageId',
+    keyed: true,
+    rows: 'linkedAddOns',
+    path: (i) => `linked_add_ons[${i}].identifier`,
+  },
+];
+
+export interface SharedCounts {
+  created: number;
+  updated: number;
+}
+
+export class SourceWriter {
+  /** Shared records that existed and were replaced by other content in this source. */
+  private readonly updated = new Map<SharedKind, Set<string>>(SHARED.map(([kind]) => [kind, new Set()]));
+  /** Photographers that existed and whose v2 shape changed in this source. */
+  private readonly changedPhotographers = new Set<string>();
+  private listingChanged = false;
+  readonly shared: SharedCounts = { created: 0, updated: 0 };
+
+  constructor(
+    private readonly tx: TransactionClient,
+    private readonly index: SourceIndex,
+  ) {}
+
+  /** Writes a batch; shared records the index says are written already are not sent again. */
+  async write(entries: Entry[]): Promise<Outcome[]> {
+    const tx = this.tx;
+    const rows = toRows(
+      entries.map((e) => e.record),
+      { skip: (kind, id) => this.index.inEarlierBatch(kind, id) },
+    );
+
+    const createdPhotographers = new Set<string>();
+    for (const [kind, key, table] of SHARED) {
+      for (const row of await upsertById(tx, table, rows[key] as object[])) {
+        if (row.created) {
+          this.shared.created++;
+          if (kind === 'photographer') createdPhotographers.add(row.id);
+        } else {
+          this.shared.updated++;
+          this.updated.get(kind)?.add(row.id);
+        }
+      }
+    }
+
+    const photographerIds = rows.photographers.map((p) => p.id);
+    const photographerOwners = split(photographerIds, createdPhotographers);
+    const photographerListsChanged = new Set<string>();
+    for (const list of PHOTOGRAPHER_LISTS) {
+      const result = await replaceOwned(tx, list, photographerOwners, rows[list.rows] as object[]);
+      for (const id of result.changed) photographerListsChanged.add(id);
+      if (result.refused.length > 0) await this.refuse(list, result.refused, entries, 'photographer');
+    }
+    const updatedSites = this.updated.get('socialSite') as Set<string>;
+    const updatedImages = this.updated.get('image') as Set<string>;
+    const embedsUpdated = new Set<string>([
+      ...rows.socials.filter((s) => updatedSites.has(s.socialSiteId)).map((s) => s.photographerId),
+      ...rows.coverImages.filter((c) => updatedImages.has(c.imageId)).map((c) => c.photographerId),
+    ]);
+    for (const id of photographerIds) {
+      if (createdPhotographers.has(id)) continue;
+      if (this.updated.get('photographer')?.has(id) || photographerListsChanged.has(id) || embedsUpdated.has(id)) {
+        this.changedPhotographers.add(flatCopy(id)); // kept for the whole source: not a slice of the input
+      }
+    }
+
+    const packages = await upsertById<{ status: number; listed: boolean }>(
+      tx,
+      'package',
+      rows.packages,
+      'status, EXISTS (SELECT 1 FROM listing_entry l WHERE l.package_id = t.id) AS listed',
+    );
+    const created = new Set<string>();
+    const changed = new Set<string>();
+    for (const row of packages) {
+      (row.created ? created : changed).add(row.id);
+      if ((row.status === 1) !== row.listed) this.listingChanged = true;
+    }
+    const packageOwners = split(
+      rows.packages.map((p) => p.id),
+      created,
+    );
+    for (const list of PACKAGE_LISTS) {
+      const result = await replaceOwned(tx, list, packageOwners, rows[list.rows] as object[]);
+      for (const id of result.changed) changed.add(id);
+      if (result.refused.length > 0) await this.refuse(list, result.refused, entries, 'package');
+    }
+
+    return entries.map(({ record }) => {
+      if (created.has(record.identifier)) return 'created';
+      if (changed.has(record.identifier) || this.changedPhotographers.has(record.photographer.identifier)) {
+        return 'updated';
+      }
+      return this.embedsUpdatedShared(record) ? 'updated' : 'unchanged';
+    });
+  }
+
+  /** Renumbers the listing when the set of listed packages changed; call once, after the last batch. */
+  async finish(): Promise<void> {
+    if (this.listingChanged) await renumberListing(this.tx);
+  }
+
+  private embedsUpdatedShared(record: V2Package): boolean {
+    const has = (kind: SharedKind, id: string) => this.updated.get(kind)?.has(id) === true;
+    return (
+      record.images.some((i) => has('image', i.identifier)) ||
+      record.priority_tags.some((t) => has('priorityTag', t.identifier)) ||
+      record.simple_portfolio.some((s) => has('portfolio', s.identifier)) ||
+      record.linked_add_ons.some((l) => has('addOnTemplate', l.package_add_on_template.identifier))
+    );
+  }
+
+  /** Throws RecordRefused for the first refused row, naming the record, the field and the current owner. */
+  private async refuse(list: OwnedList, refused: object[], entries: Entry[], ownerKind: 'package' | 'photographer') {
+    const row = refused[0] as { id: string; position?: number } & Record<string, string>;
+    const owner = row[list.ownerField];
+    const entry = entries.find((e) =>
+      ownerKind === 'package' ? e.record.identifier === owner : e.record.photographer.identifier === owner,
+    ) as Entry;
+    const holder = (await ownersOf(this.tx, list, [row.id])).get(row.id);
+    const what = list.table.replaceAll('_', ' ');
+    throw new RecordRefused(entry, {
+      path: list.path(row.position ?? 0),
+      expected: `an identifier no other ${ownerKind} uses for its ${what} (it is the ${what} of ${ownerKind} ${holder ?? 'another record'})`,
+      got: JSON.stringify(row.id),
+    });
+  }
+}
+
+/** Owners that may have rows stored (existing) and owners just created (fresh). */
+function split(ids: string[], created: Set<string>) {
+  return { existing: ids.filter((id) => !created.has(id)), fresh: ids.filter((id) => created.has(id)) };
+}
