@@ -13,6 +13,7 @@ import { toRows } from '../db/write/rows.js';
 import {
   type OwnedTable,
   ownersOf,
+  refreshStatistics,
   renumberListing,
   replaceOwned,
   type TransactionClient,
@@ -204,7 +205,10 @@ export class SourceWriter {
 
   /** Renumbers the listing when the set of listed packages changed; call once, after the last batch. */
   async finish(): Promise<void> {
-    if (this.listingChanged) await renumberListing(this.tx);
+    if (this.listingChanged) {
+      await renumberListing(this.tx);
+      await refreshStatistics(this.tx);
+    }
   }
 
   private embedsUpdatedShared(record: V2Package): boolean {

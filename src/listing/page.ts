@@ -15,11 +15,12 @@ export function chooseSeed(): number {
 
 /**
  * How many packages are listed: the positions 0..count-1 that the seeded order permutes. The positions are
- * dense, so this is the highest one plus one: an index lookup, where count(*) would scan every entry.
+ * dense, so this is the highest one plus one: one step down the primary-key index (ORDER BY position DESC
+ * LIMIT 1), where count(*) would visit every entry.
  */
 export async function countListed(prisma: PrismaClient): Promise<number> {
-  const { _max } = await prisma.listingEntry.aggregate({ _max: { position: true } });
-  return _max.position === null ? 0 : _max.position + 1;
+  const last = await prisma.listingEntry.findFirst({ orderBy: { position: 'desc' }, select: { position: true } });
+  return last === null ? 0 : last.position + 1;
 }
 
 export async function loadPage(prisma: PrismaClient, count: number, seed: number, offset: number, limit: number) {

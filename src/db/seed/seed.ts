@@ -2,7 +2,7 @@
 // seed leaves the database as it was.
 import type { Database } from '../client.js';
 import { toRows } from '../write/rows.js';
-import { insertRows, renumberListing, type TransactionClient } from '../write/store.js';
+import { insertRows, refreshStatistics, renumberListing, type TransactionClient } from '../write/store.js';
 import { generatePackages } from './generate.js';
 
 export interface SeedOptions {
@@ -74,6 +74,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
         options.onProgress?.(written, total);
       }
       await renumberListing(tx);
+      await refreshStatistics(tx);
     },
     { timeout: NO_TIMEOUT, maxWait: 60_000 },
   );
