@@ -1,0 +1,227 @@
+// The bench's output: one markdown section per run (tables per engine, the targets, machine and versions),
+// printed and put at the top of bench/results.md above the earlier runs.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ScenarioId } from './scenarios.js';
+
+export type Engine = 'postgresql' | 'pglite';
+
+export interface Row {
+  id: ScenarioId | 'floor';
+  label: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statementsPerRequest: number;
+  /** CPU time of the serving process (user + system) per request sent, ms. */
+  cpuMsPerRequest: number;
+  /** CPU time of the PostgreSQL backends per request sent, ms; undefined on PGlite (it is in the server's). */
+  databaseCpuMsPerRequest: number | undefined;
+  peakRssMb: number;
+}
+
+export interface EngineRun {
+  engine: Engine;
+  version: string;
+  rows: Row[];
+  /** Mean req/s of the floor runs measured in this engine's section; undefined when there is no floor. */
+  floorRps: number | undefined;
+  /** Statements of one request by page size, for the REST page and the every-field GraphQL page. */
+  statementsBySize: { size: number; rest: number; graphql: number }[];
+  /** The server's lifetime peak resident memory (VmHWM), MB. */
+  highWaterMb: number;
+}
+
+export interface RunInfo {
+  date: Date;
+  commit: string;
+  connections: number;
+  duration: number;
+  warmup: number;
+  packages: number;
+  machine: string;
+  versions: string;
+  runtimeSeconds: number;
+  notes: string[];
+}
+
+export const ENGINE_NAMES: Record<Engine, string> = { postgresql: 'PostgreSQL', pglite: 'PGlite (embedded)' };
+
+const fixed = (value: number, digits: number) =>
+  value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const percent = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
+function rowLine(row: Row, floorRps: number | undefined): string {
+  // The floor rows too, against their mean: how far the machine drifted during the section.
+  const ratio = floorRps === undefined ? 'n/a' : percent(row.requestsPerSecond / floorRps);
+  const cells = [
+    row.label,
+    fixed(row.requestsPerSecond, 1),
+    ratio,
+    fixed(row.p50, 0),
+    fixed(row.p99, 0),
+    String(row.errors),
+    fixed(row.statementsPerRequest, 2),
+    fixed(row.cpuMsPerRequest, 1),
+    row.databaseCpuMsPerRequest === undefined ? 'in server' : fixed(row.databaseCpuMsPerRequest, 1),
+    fixed(row.peakRssMb, 0),
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+function engineSection(run: EngineRun): string {
+  const floorNote =
+    run.floorRps === undefined
+      ? 'No floor in this run (it needs BENCH_DATABASE_URL): ratios are n/a.'
+      : run.engine === 'pglite'
+        ? `"vs floor" is against the PostgreSQL floor measured in this section (PGlite runs inside the server process, so no \`pg\` handler can reach it; the floor stands for what this machine can serve for this page, and a same-run ratio cancels the machine's drift): ${fixed(run.floorRps, 1)} req/s.`
+        : `"vs floor" is against the mean of the two floor runs (before and after the scenarios): ${fixed(run.floorRps, 1)} req/s.`;
+  const sizes = run.statementsBySize;
+  return [
+    `### ${ENGINE_NAMES[run.engine]}`,
+    '',
+    `${run.version}.`,
+    '',
+    '| scenario | req/s | vs floor | p50 ms | p99 ms | errors | SQL/req | CPU ms/req | DB CPU ms/req | peak RSS MB |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...run.rows.map((row) => rowLine(row, run.floorRps)),
+    '',
+    floorNote,
+    `SQL statements of one request by page size (limit ${sizes.map((s) => s.size).join(' / ')}): REST v2 ${sizes.map((s) => s.rest).join(' / ')}, GraphQL every field ${sizes.map((s) => s.graphql).join(' / ')}.`,
+    `CPU ms/req and peak RSS are the serving process's: the product server's (on PGlite including the database, which runs inside it), or on the floor rows the floor's. DB CPU ms/req is the PostgreSQL backends' serving the bench database. CPU per request drifts much less than req/s when neighbours load the machine. The server's lifetime peak RSS (VmHWM) was ${fixed(run.highWaterMb, 0)} MB.`,
+  ].join('\n');
+}
+
+interface Verdict {
+  target: string;
+  values: Map<Engine, { text: string; met: boolean | undefined }>;
+}
+
+const find = (run: EngineRun, id: Row['id']) => run.rows.find((row) => row.id === id);
+
+function verdicts(runs: EngineRun[], connections: number): Verdict[] {
+  const check = (
+    target: string,
+    measure: (run: EngineRun) => { text: string; met: boolean | undefined } | undefined,
+  ): Verdict => ({
+    target,
+    values: new Map(runs.map((run) => [run.engine, measure(run) ?? { text: 'n/a', met: undefined }])),
+  });
+  const ratioToFloor = (id: ScenarioId, minimum: number) => (run: EngineRun) => {
+    const row = find(run, id);
+    if (!row || run.floorRps === undefined) return undefined;
+    const ratio = row.requestsPerSecond / run.floorRps;
+    return { text: percent(ratio), met: ratio >= minimum };
+  };
+  const pageIds: ScenarioId[] = ['rest-first', 'rest-deep', 'graphql-full', 'graphql-slim'];
+  return [
+    check('REST v2 page of 50, every field: >= 50% of the floor req/s', ratioToFloor('rest-first', 0.5)),
+    check(
+      `REST v2 page of 50: p99 < 100 ms at concurrency 16${connections === 16 ? '' : ` (run at ${connections})`}`,
+      (run) => {
+        const row = find(run, 'rest-first');
+        return row && { text: `${fixed(row.p99, 0)} ms`, met: row.p99 < 100 };
+      },
+    ),
+    check('GraphQL page of 50, every field: >= 40% of the floor req/s', ratioToFloor('graphql-full', 0.4)),
+    check('GraphQL slim page: >= 150% of the every-field page', (run) => {
+      const slim = find(run, 'graphql-slim');
+      const full = find(run, 'graphql-full');
+      if (!slim || !full) return undefined;
+      const ratio = slim.requestsPerSecond / full.requestsPerSecond;
+      return { text: percent(ratio), met: ratio >= 1.5 };
+    }),
+    // One-sided: the target guards against deep pages getting slower; a deep page measured faster is noise.
+    check('REST v2 offset 90,000: req/s within 20% of the first page (at least 80%)', (run) => {
+      const deep = find(run, 'rest-deep');
+      const first = find(run, 'rest-first');
+      if (!deep || !first) return undefined;
+      const ratio = deep.requestsPerSecond / first.requestsPerSecond;
+      return { text: percent(ratio), met: ratio >= 0.8 };
+    }),
+    check('SQL statements per request: the same for every page size', (run) => {
+      if (run.statementsBySize.length === 0) return undefined;
+      const all = run.statementsBySize.flatMap((s) => [s.rest, s.graphql]);
+      const same =
+        run.statementsBySize.every((s) => s.rest === run.statementsBySize[0]?.rest) &&
+        run.statementsBySize.every((s) => s.graphql === run.statementsBySize[0]?.graphql);
+      return { text: [...new Set(all)].join(', '), met: same };
+    }),
+    check('SQL statements per request: at most 8', (run) => {
+      const rows = run.rows.filter((row) => (pageIds as string[]).includes(row.id) || row.id === 'graphql-one');
+      if (rows.length === 0) return undefined;
+      const most = Math.max(...rows.map((row) => row.statementsPerRequest));
+      return { text: fixed(most, 2), met: most <= 8 };
+    }),
+    check('Server RSS under load: < 300 MB', (run) => {
+      const rows = run.rows.filter((row) => row.id !== 'floor');
+      if (rows.length === 0) return undefined;
+      const peak = Math.max(...rows.map((row) => row.peakRssMb));
+      const worst = rows.find((row) => row.peakRssMb === peak);
+      const pages = rows.filter((row) => row.id !== 'graphiql');
+      const pagesPeak = Math.max(...pages.map((row) => row.peakRssMb));
+      const detail = worst?.id === 'graphiql' && pages.length > 0 ? `; pages only ${fixed(pagesPeak, 0)} MB` : '';
+      return { text: `${fixed(peak, 0)} MB (${worst?.label}${detail})`, met: peak < 300 };
+    }),
+  ];
+}
+
+function targetsSection(runs: EngineRun[], connections: number): string {
+  const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
+  return [
+    '### Targets',
+    '',
+    'The targets are defined on PostgreSQL (2 cores, uncached); the PGlite column is for comparison.',
+    '',
+    `| target | ${runs.map((run) => ENGINE_NAMES[run.engine]).join(' | ')} |`,
+    `|---|${runs.map(() => '--:').join('|')}|`,
+    ...verdicts(runs, connections).map(
+      (v) =>
+        `| ${v.target} | ${runs
+          .map((run) => {
+            const value = v.values.get(run.engine);
+            return `${value?.text ?? 'n/a'}${mark(value?.met)}`;
+          })
+          .join(' | ')} |`,
+    ),
+  ].join('\n');
+}
+
+export function runSection(info: RunInfo, runs: EngineRun[]): string {
+  const minutes = Math.floor(info.runtimeSeconds / 60);
+  const seconds = Math.round(info.runtimeSeconds % 60);
+  return [
+    `## ${info.date.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${info.commit}`,
+    '',
+    `${info.connections} connections, ${info.duration} s per scenario after a ${info.warmup} s warm-up, seed 7, ${info.packages.toLocaleString('en')} listed packages; autocannon on loopback from the bench process, the server as its own process (\`node --import tsx src/server.ts\`, LOG_LEVEL=warn). \`npm run bench\` took ${minutes} min ${seconds} s.`,
+    '',
+    `Machine: ${info.machine}.`,
+    '',
+    `Versions: ${info.versions}.`,
+    ...info.notes.map((note) => `\n${note}`),
+    '',
+    ...runs.flatMap((run) => [engineSection(run), '']),
+    targetsSection(runs, info.connections),
+  ].join('\n');
+}
+
+const HEADER = `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.ts; see "Benchmarks" in the README): the newest run first, earlier runs below
+it. Absolute numbers drift on shared machines; compare the ratios to the floor, which is measured in the same run.
+`;
+const KEEP_RUNS = 10;
+
+/** Puts the run at the top of bench/results.md, keeping the latest earlier runs below it. */
+export function writeResults(benchDir: string, section: string): string {
+  const file = join(benchDir, 'results.md');
+  const earlier = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split(/^(?=## )/m)
+        .filter((part) => part.startsWith('## '))
+        .map((part) => part.trimEnd())
+    : [];
+  writeFileSync(file, `${HEADER}\n${[section, ...earlier].slice(0, KEEP_RUNS).join('\n\n')}\n`);
+  return file;
+}

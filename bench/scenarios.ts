@@ -1,0 +1,77 @@
+// What the bench sends: the product's scenarios and the floor's, all with the same fixed seed.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Request, ROOT } from './harness.js';
+
+export const SEED = 7;
+export const PAGE = 50;
+export const DEEP_OFFSET = 90_000;
+
+export type ScenarioId = 'rest-first' | 'rest-deep' | 'graphql-full' | 'graphql-slim' | 'graphql-one' | 'graphiql';
+
+export interface Scenario {
+  id: ScenarioId;
+  label: string;
+  request: Request;
+}
+
+const documents = join(ROOT, 'test/graphql/documents');
+const document = (...files: string[]) => files.map((file) => readFileSync(join(documents, file), 'utf8')).join('\n');
+
+export const restPage = (offset: number, limit = PAGE): Request => ({
+  method: 'GET',
+  path: `/v2/local-package-list/?limit=${limit}&offset=${offset}&seed=${SEED}`,
+  headers: { accept: 'application/json' },
+  verify: (body) => body.startsWith('{"count"'),
+});
+
+export function graphqlRequest(query: string, variables: Record<string, unknown>, operationName?: string): Request {
+  return {
+    method: 'POST',
+    path: '/graphql',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ query, variables, ...(operationName ? { operationName } : {}) }),
+    // graphql-js puts `errors` first when there are any, so a clean answer starts with `data`.
+    verify: (body) => body.startsWith('{"data":{'),
+  };
+}
+
+export const FULL_PAGE_QUERY = document('full-page.graphql', 'full-package.graphql');
+export const SLIM_PAGE_QUERY = `{ packages(limit: ${PAGE}, seed: ${SEED}) { results { id title price } } }`;
+const ONE_PACKAGE_QUERY = document('one-package.graphql', 'full-package.graphql');
+
+/** The floor's page: the same v2 page as `rest-first`, served by bench/floor.ts. */
+export const FLOOR_REQUEST = restPage(0);
+
+/** The product's scenarios; `packageId` is a listed package (taken from the first page). */
+export function scenarios(packageId: string): Scenario[] {
+  return [
+    { id: 'rest-first', label: `REST v2 first page (limit ${PAGE})`, request: restPage(0) },
+    { id: 'rest-deep', label: `REST v2 offset ${DEEP_OFFSET.toLocaleString('en')}`, request: restPage(DEEP_OFFSET) },
+    {
+      id: 'graphql-full',
+      label: `GraphQL page of ${PAGE}, every field`,
+      request: graphqlRequest(FULL_PAGE_QUERY, { limit: PAGE, offset: 0, seed: SEED }, 'FullPage'),
+    },
+    {
+      id: 'graphql-slim',
+      label: `GraphQL page of ${PAGE}, id/title/price`,
+      request: graphqlRequest(SLIM_PAGE_QUERY, {}),
+    },
+    {
+      id: 'graphql-one',
+      label: 'GraphQL package by id, every field',
+      request: graphqlRequest(ONE_PACKAGE_QUERY, { id: packageId }, 'OnePackage'),
+    },
+    {
+      id: 'graphiql',
+      label: 'GraphiQL page load',
+      request: {
+        method: 'GET',
+        path: '/graphql',
+        headers: { accept: 'text/html' },
+        verify: (body) => body.trimStart().slice(0, 15).toLowerCase() === '<!doctype html>',
+      },
+    },
+  ];
+}
