@@ -1,5 +1,6 @@
 import { formatMicroTimestamp } from '../../v2/timestamp.js';
 import { builder } from '../builder.js';
+import { photographerProfile } from '../loaders.js';
 import { Image } from './image.js';
 import { ClockTime, Location, parseClockTime, parseWorkTimes, WorkTimeRange } from './value-types.js';
 
@@ -66,12 +67,8 @@ export const CalendarWorkDay = builder.prismaObject('CalendarWorkDay', {
 
 export const Photographer = builder.prismaObject('Photographer', {
   description: 'The profile of a photographer who offers packages, as embedded in each of their packages.',
-  include: {
-    review: true,
-    socials: { include: { socialSite: true } },
-    coverImages: { include: { image: true } },
-    calendarWorkDays: true,
-  },
+  // The shape the photographer loader delivers: the type and the loader share one definition.
+  include: photographerProfile,
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Photographer id (UUID).' }),
     name: t.exposeString('name', { description: "Person's name." }),
