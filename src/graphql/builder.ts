@@ -1,27 +1,54 @@
 // The SchemaBuilder and its configuration: plugins, scalars, defaults. No types or fields here.
 import SchemaBuilder from '@pothos/core';
+import ComplexityPlugin from '@pothos/plugin-complexity';
 import PrismaPlugin from '@pothos/plugin-prisma';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { JSONResolver } from 'graphql-scalars';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { TextDecimals } from '../listing/rows.js';
 import type { JsonValue } from '../v2/records.js';
 import type { Context } from './context.js';
 
+/** The Prisma models as the store delivers them: decimals as their exact text (see src/listing/rows.ts). */
+type StoreTypes = {
+  [Model in keyof PrismaTypes]: Omit<PrismaTypes[Model], 'Shape' | 'Relations'> & {
+    Shape: TextDecimals<PrismaTypes[Model]['Shape']>;
+    Relations: {
+      [Relation in keyof PrismaTypes[Model]['Relations']]: PrismaTypes[Model]['Relations'][Relation] extends {
+        Shape: infer Shape;
+      }
+        ? Omit<PrismaTypes[Model]['Relations'][Relation], 'Shape'> & { Shape: TextDecimals<Shape> }
+        : never;
+    };
+  };
+};
+
 export const builder = new SchemaBuilder<{
-  PrismaTypes: PrismaTypes;
+  PrismaTypes: StoreTypes;
   Context: Context;
   DefaultFieldNullability: false;
+  AuthScopes: { private: boolean };
   Scalars: {
     Decimal: { Input: string; Output: string };
     DateTime: { Input: string; Output: string };
     JSON: { Input: JsonValue; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ComplexityPlugin, PrismaPlugin],
   defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({ private: ctx.scopes.has('private') }),
+  },
+  // Only the prices: the limits are checked by src/graphql/limits.ts before execution, not by resolvers.
+  complexity: { defaultComplexity: 1, defaultListMultiplier: 10 },
   prisma: {
-    // Nested records come from the per-request DataLoaders; this client only backs plugin-prisma itself.
-    client: (ctx) => ctx.loaders.prisma,
+    // Types come from the Prisma models; the records themselves come from the store (src/listing/store.ts) through
+    // the per-request DataLoaders, so the plugin never needs a client to load anything.
+    client: (): PrismaClient => {
+      throw new Error('plugin-prisma has no client: records are loaded by the store');
+    },
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     onUnusedQuery: null,

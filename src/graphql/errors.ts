@@ -1,11 +1,13 @@
 // Errors a client can act on carry a code; everything else is masked by yoga.
 import { createGraphQLError } from 'graphql-yoga';
+import { UUID_PATTERN } from '../v2/scalars.js';
 
 export function badUserInput(message: string) {
-  return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+  return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any case: an identifier is found in lower case, as stored. */
+const UUID = new RegExp(UUID_PATTERN.source, 'i');
 
 export function requireUuid(value: string, argument: string): string {
   if (!UUID.test(value))

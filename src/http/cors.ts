@@ -1,18 +1,55 @@
-// CORS for browser frontends on every route but the v2 path, where OPTIONS must answer as the legacy
-// Django REST Framework view did (its metadata), not as a CORS preflight.
-import { useCORS } from '@whatwg-node/server';
+// CORS for browser frontends, on /graphql only (the v2 path answers OPTIONS with DRF's metadata, as the legacy
+// view did; the other routes are for operators). Written here rather than taken from @whatwg-node/server, whose
+// `*` reflects the caller's origin: a literal `*` keeps one cacheable answer for every site (no Vary: Origin),
+// and credentials are allowed only to the origins listed in CORS_ORIGINS, never to any site that asks.
 import type { Plugin } from 'graphql-yoga';
+import { GRAPHQL_PATH } from './routes.js';
 
-export function corsExcept(paths: string[]): Plugin {
-  const cors = useCORS({});
+const ALLOW_METHODS = 'GET, POST, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, X-Request-Id';
+const EXPOSE_HEADERS = 'ETag, Retry-After, X-Request-Id';
+
+/** `origins`: ['*'] for any site without credentials, or the exact origins allowed, with credentials. */
+export function cors(origins: readonly string[]): Plugin {
+  const anyOrigin = origins.length === 1 && origins[0] === '*';
+  const allowed = new Set(origins);
+
+  function headersFor(request: Request): Record<string, string> | null {
+    const origin = request.headers.get('origin');
+    if (origin === null) return null;
+    if (anyOrigin) return { 'access-control-allow-origin': '*' };
+    if (!allowed.has(origin)) return null;
+    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' };
+  }
+
   return {
-    onRequest(payload) {
-      if (paths.includes(payload.url.pathname)) return;
-      return cors.onRequest?.(payload as never);
+    onRequest({ request, url, fetchAPI, endResponse }) {
+      if (url.pathname !== GRAPHQL_PATH || request.method !== 'OPTIONS') return;
+      const headers = headersFor(request);
+      endResponse(
+        new fetchAPI.Response(null, {
+          status: 204,
+          headers: {
+            'content-length': '0',
+            ...(headers && {
+              ...headers,
+              'access-control-allow-methods': ALLOW_METHODS,
+              'access-control-allow-headers': ALLOW_HEADERS,
+              'access-control-max-age': '600',
+            }),
+          },
+        }),
+      );
     },
-    onResponse(payload) {
-      if (paths.includes(new URL(payload.request.url).pathname)) return;
-      return cors.onResponse?.(payload as never);
+    onResponse({ request, response }) {
+      if (new URL(request.url).pathname !== GRAPHQL_PATH) return;
+      const headers = headersFor(request);
+      if (!headers) return;
+      for (const [name, value] of Object.entries(headers)) {
+        if (name === 'vary') response.headers.append('vary', value);
+        else response.headers.set(name, value);
+      }
+      response.headers.set('access-control-expose-headers', EXPOSE_HEADERS);
     },
   };
 }

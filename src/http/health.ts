@@ -1,24 +1,39 @@
-// GET /healthz: {"status":"ok"} once the database answers; 503 {"status":"unavailable"} when it does not.
+// GET /healthz (readiness): {"status":"ok"} when the database answers within a second; 503 with the reason when it
+// does not, when the data directory is gone or read-only, or while the server is stopping (so a load balancer
+// stops sending requests). GET /livez (liveness): 200 as long as the process can answer at all: restarting it
+// would not bring a database back.
 import type { Plugin } from 'graphql-yoga';
+import { HEALTH_PATH, LIVE_PATH } from './routes.js';
 
-export function healthRoute(ping: () => Promise<void>): Plugin {
+export interface HealthOptions {
+  /** Why the database cannot serve, or null; answers within the given time. */
+  database: (timeoutMs: number) => Promise<string | null>;
+  /** True once the server has begun to stop. */
+  stopping: () => boolean;
+}
+
+const HEALTH_TIMEOUT_MS = 1000;
+
+export function healthRoutes({ database, stopping }: HealthOptions): Plugin {
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
-      if (url.pathname !== '/healthz') return;
+      if (url.pathname !== HEALTH_PATH && url.pathname !== LIVE_PATH) return;
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
         return;
       }
-      let healthy = true;
-      try {
-        await ping();
-      } catch {
-        healthy = false;
+      let status = 200;
+      let body: Record<string, string> = { status: url.pathname === LIVE_PATH ? 'alive' : 'ok' };
+      if (url.pathname === HEALTH_PATH) {
+        const reason = stopping() ? 'the server is stopping' : await database(HEALTH_TIMEOUT_MS);
+        if (reason) {
+          status = 503;
+          body = { status: 'unavailable', reason };
+        }
       }
-      const body = JSON.stringify({ status: healthy ? 'ok' : 'unavailable' });
       endResponse(
-        new fetchAPI.Response(request.method === 'HEAD' ? null : body, {
-          status: healthy ? 200 : 503,
+        new fetchAPI.Response(request.method === 'HEAD' ? null : JSON.stringify(body), {
+          status,
           headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
         }),
       );

@@ -1,17 +1,43 @@
 // GET /metrics in Prometheus text format: SQL statements executed, and request durations for HTTP and GraphQL.
-// One registry per app, so several apps in one process (tests) never share counters.
+// One registry per app, so several apps in one process (tests) never share counters. Every label value comes
+// from a closed set (routes, the project's own operation names), so no client can grow the registry.
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolGauges } from '../db/client.js';
 import type { StatementObserver } from '../db/statements.js';
+import { METRICS_PATH, ROUTES } from './routes.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function createMetrics(statements: StatementObserver) {
+export function createMetrics(statements: StatementObserver, pool: PoolGauges | null = null) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dbQueries = new Counter({ name: 'db_queries_total', help: 'SQL statements executed.', registers: [registry] });
   statements.listen(() => dbQueries.inc());
+  const dbDuration = new Histogram({
+    name: 'db_query_duration_seconds',
+    help: "Duration of the read path's SQL statements.",
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  statements.listenDurations((seconds) => dbDuration.observe(seconds));
+  if (pool) {
+    for (const [name, help, read] of [
+      ['db_pool_connections', 'Connections the pool holds (in use and idle).', pool.total],
+      ['db_pool_idle_connections', 'Connections the pool holds idle.', pool.idle],
+      ['db_pool_waiting_requests', 'Requests waiting for a connection.', pool.waiting],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    }
+  }
   const http = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests, by method, route and status.',
@@ -21,7 +47,7 @@ export function createMetrics(statements: StatementObserver) {
   });
   const graphql = new Histogram({
     name: 'graphql_request_duration_seconds',
-    help: 'Duration of GraphQL operations (parse to result), by operation name and outcome.',
+    help: 'Duration of GraphQL operations (execution), by operation (the project\'s own operation names, else "other") and outcome.',
     labelNames: ['operation', 'outcome'],
     buckets: BUCKETS,
     registers: [registry],
@@ -31,17 +57,22 @@ export function createMetrics(statements: StatementObserver) {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
 /** Routes as labels: known paths by name, everything else as "other", so label values stay few. */
 export function routeLabel(pathname: string): string {
-  return ['/graphql', '/healthz', '/metrics', '/v2/local-package-list/', '/v2/openapi.json'].includes(pathname)
-    ? pathname
-    : 'other';
+  return (ROUTES as readonly string[]).includes(pathname) ? pathname : 'other';
 }
 
-export function metricsPlugin(metrics: Metrics): Plugin {
+export function methodLabel(method: string): string {
+  return METHODS.has(method) ? method : 'other';
+}
+
+/** `knownOperations`: the operation names that get a label of their own; any other name is "other". */
+export function metricsPlugin(metrics: Metrics, knownOperations: ReadonlySet<string>): Plugin {
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
-      if (url.pathname !== '/metrics' || request.method !== 'GET') return;
+      if (url.pathname !== METRICS_PATH || request.method !== 'GET') return;
       endResponse(
         new fetchAPI.Response(await metrics.registry.metrics(), {
           headers: { 'content-type': metrics.registry.contentType },
@@ -49,8 +80,8 @@ export function metricsPlugin(metrics: Metrics): Plugin {
       );
     },
     onExecute({ args }) {
-      const operation = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
-      const stop = metrics.graphql.startTimer({ operation });
+      const name = getOperationAST(args.document, args.operationName)?.name?.value;
+      const stop = metrics.graphql.startTimer({ operation: name && knownOperations.has(name) ? name : 'other' });
       return {
         onExecuteDone({ result }) {
           const failed = 'errors' in result && Array.isArray(result.errors) && result.errors.length > 0;

@@ -1,7 +1,7 @@
 // GraphiQL's page (all assets inlined) goes out gzipped to clients that accept it; JSON responses do not.
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/graphql/yoga.js';
+import { createApp } from '../../src/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 let db: TestDatabase;

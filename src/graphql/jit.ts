@@ -1,0 +1,26 @@
+// graphql-jit compiles an operation into a specialised function: a wide page (thousands of fields) runs faster
+// than through graphql-js's generic executor. Compiling costs far more than one execution (10-25 ms for a full
+// page), so only a document that comes back is compiled: the project's own operations and a storefront's
+// queries repeat (the parse cache hands back the same document object for the same text), while a stream of
+// one-off documents never buys a compile. The operation limits (src/graphql/limits.ts) run first and bound
+// what can reach the compiler (fields with fragments expanded).
+import { useGraphQlJit } from '@envelop/graphql-jit';
+import type { DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+/** Executions of a document before it is compiled. */
+const COMPILE_FROM = 3;
+
+export function jitForRepeatedDocuments(): Plugin {
+  const runs = new WeakMap<DocumentNode, number>();
+  return useGraphQlJit(
+    {},
+    {
+      enableIf: ({ document }) => {
+        const count = (runs.get(document) ?? 0) + 1;
+        runs.set(document, count);
+        return count >= COMPILE_FROM;
+      },
+    },
+  ) as Plugin;
+}

@@ -1,0 +1,38 @@
+// Personal data (e-mail, phone, payment and CRM account ids) is readable on GraphQL only with an API key that
+// carries the `private` scope. Without it each such field is null, and the answer carries ONE `FORBIDDEN` error
+// naming the fields withheld, not one per package: a page of 100 stays readable, and the client learns why.
+import type { GraphQLResolveInfo } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Context } from './context.js';
+
+/** Field options for a private field (Pothos scope-auth): null and noted when the caller lacks the scope. */
+export const privateField = {
+  authScopes: { private: true },
+  unauthorizedResolver: (_parent: unknown, _args: unknown, ctx: Context, info: GraphQLResolveInfo) => {
+    ctx.withheld.add(`${info.parentType.name}.${info.fieldName}`);
+    return null;
+  },
+} as const;
+
+export function withheldFieldsError(fields: Iterable<string>) {
+  const names = [...fields].sort();
+  return createGraphQLError(
+    `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} private: ${names.length === 1 ? 'it is' : 'they are'} null in this answer. Reading ${names.length === 1 ? 'it' : 'them'} needs an API key with the "private" scope (Authorization: Bearer <key>).`,
+    { extensions: { code: 'FORBIDDEN', fields: names } },
+  );
+}
+
+/** Adds the one FORBIDDEN error to a result whose private fields were withheld. */
+export function reportWithheldFields(): Plugin<Context> {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (context.withheld.size === 0 || !('data' in result)) return;
+          setResult({ ...result, errors: [...(result.errors ?? []), withheldFieldsError(context.withheld)] });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Who is calling: the API key a request carries (checked once per request) and the client's address. The
+// address is the socket's peer; X-Forwarded-For is read only with TRUST_PROXY, and then its LAST entry, the
+// one the trusted proxy itself appended (earlier entries are whatever the client chose to send).
+import type { ApiKey, Credential } from './api-keys.js';
+import { identify } from './api-keys.js';
+
+export interface Caller {
+  /** The key checked against API_KEYS (GraphQL scopes). */
+  graphql: Credential;
+  /** The key checked against V2_API_KEYS; null when the v2 path is open. */
+  v2: Credential | null;
+  address: string;
+  /** Rate limits count per key where there is a valid one, else per address. */
+  rateKey: string;
+}
+
+/** What yoga passes as server context under node:http (`req`), or a test's stand-in. */
+export interface ServerContext {
+  req?: { socket?: { remoteAddress?: string } };
+  clientAddress?: string;
+}
+
+export interface CallerOptions {
+  apiKeys: readonly ApiKey[];
+  v2ApiKeys: readonly ApiKey[] | undefined;
+  trustProxy: boolean;
+}
+
+export function callerIdentity(options: CallerOptions): (request: Request, server?: ServerContext) => Caller {
+  const known = new WeakMap<Request, Caller>();
+  return (request, server) => {
+    let caller = known.get(request);
+    if (caller) return caller;
+    const authorization = request.headers.get('authorization');
+    const graphql = identify(authorization, options.apiKeys);
+    const v2 = options.v2ApiKeys ? identify(authorization, options.v2ApiKeys) : null;
+    const address = clientAddress(request, server, options.trustProxy);
+    const keyName = graphql.kind === 'key' ? graphql.key.name : v2?.kind === 'key' ? v2.key.name : undefined;
+    caller = { graphql, v2, address, rateKey: keyName ? `key:${keyName}` : `ip:${address}` };
+    known.set(request, caller);
+    return caller;
+  };
+}
+
+function clientAddress(request: Request, server: ServerContext | undefined, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
+    if (forwarded) return forwarded;
+  }
+  return server?.clientAddress ?? server?.req?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,27 @@
+// CSRF: a browser sends a form-encoded, multipart or text/plain POST to any site without asking first (a
+// "simple" request, no CORS preflight), with the user's cookies. Such a POST to /graphql is refused before it
+// is parsed; JSON POSTs (which browsers preflight) and GET queries (which change nothing) go through, so curl
+// and browsers keep working without extra headers. Yoga's own csrfPrevention plugin would also demand a custom
+// header on every GET, which plain links and CDN-cached GET queries cannot carry.
+import type { Plugin } from 'graphql-yoga';
+import { refusalResponse } from './refusals.js';
+import { GRAPHQL_PATH } from './routes.js';
+
+const JSON_TYPES = new Set(['application/json', 'application/graphql-response+json', 'application/graphql+json']);
+
+export function postsMustBeJson(): Plugin {
+  return {
+    onRequest({ request, url, fetchAPI, endResponse }) {
+      if (url.pathname !== GRAPHQL_PATH || request.method !== 'POST') return;
+      const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+      if (JSON_TYPES.has(type)) return;
+      endResponse(
+        refusalResponse(fetchAPI.Response, request, url.pathname, {
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          message: `POST ${GRAPHQL_PATH} takes a JSON body (Content-Type: application/json), got ${type ? JSON.stringify(type) : 'no Content-Type'}.`,
+        }),
+      );
+    },
+  };
+}

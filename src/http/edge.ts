@@ -1,0 +1,156 @@
+// The Node side of every request, before the app sees it. The fetch Request the app works with is built from
+// the Host header and the request target, so both are checked here first:
+// - Host must be a host name or IP address with an optional port: anything else (`a b`, `x/metrics?`, `[`)
+//   gets 400, where it would otherwise throw while the URL is built (a 500) or, worse, smuggle a path into the
+//   URL (`Host: x/metrics?` turning GET /v2/... into GET /metrics behind a proxy that filters by path).
+// - The target must be an origin-form path that URL parsing leaves as it is: no `..` segments, backslashes or
+//   other forms a parser would rewrite into another route. An absolute-form target is read as its path.
+// - A body larger than MAX_BODY_BYTES gets 413 (from Content-Length at once, or as soon as a chunked body
+//   passes the limit), so an oversized document is never buffered, let alone parsed.
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestContext } from '../logger.js';
+import { type Refusal, refusalBody } from './refusals.js';
+
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
+
+export function validHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  const match = HOST.exec(host);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+/** The request target as an origin-form path and query, or null when it is not one we route on. */
+export function originForm(target: string | undefined): string | null {
+  if (!target) return null;
+  let path = target;
+  if (!target.startsWith('/')) {
+    // absolute-form (`GET http://host/path`), as proxies may send: the path is what routes.
+    try {
+      const url = new URL(target);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+      path = `${url.pathname}${url.search}`;
+    } catch {
+      return null;
+    }
+  }
+  const [pathname = ''] = path.split('?', 1);
+  if (pathname.startsWith('//')) return null;
+  try {
+    if (new URL(pathname, 'http://h').pathname !== pathname) return null;
+  } catch {
+    return null;
+  }
+  return path;
+}
+
+/** Answers and closes the connection. */
+function refuse(request: IncomingMessage, response: ServerResponse, pathname: string, refusal: Refusal): void {
+  const { body, headers } = refusalBody(pathname, refusal);
+  response.writeHead(refusal.status, { ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+/** How long the rest of a refused body is read (and dropped) before the connection is cut. */
+const LINGER_MS = 2000;
+
+/**
+ * Answers a request whose body is still arriving, then reads and drops the rest for at most LINGER_MS before
+ * closing: closing a socket with unread data resets the connection, and the client would lose the answer.
+ */
+function refuseWhileReceiving(
+  request: IncomingMessage,
+  response: ServerResponse,
+  pathname: string,
+  refusal: Refusal,
+): void {
+  const socket = request.socket;
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  request.once('end', () => {
+    clearTimeout(cut);
+    socket.end();
+  });
+  request.resume();
+  const { body, headers } = refusalBody(pathname, refusal);
+  response.writeHead(refusal.status, { ...headers, 'content-length': Buffer.byteLength(body) });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+const badRequest = (message: string): Refusal => ({ status: 400, code: 'BAD_REQUEST', message });
+
+/** Reads the body up to `limit` bytes; null when it is larger (the rest is not read). */
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off('data', onData);
+        request.pause();
+        resolve(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+export interface EdgeOptions {
+  maxBodyBytes: number;
+  /** Take the request id from X-Request-Id (set by a trusted proxy); otherwise one is made here. */
+  trustProxy: boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's id: the proxy's where it is trusted and well-formed, else a new one. */
+export function requestIdFor(request: IncomingMessage, trustProxy: boolean): string {
+  const given = request.headers['x-request-id'];
+  return trustProxy && typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+type NodeHandler = (request: IncomingMessage, response: ServerResponse) => unknown;
+
+/** Wraps the app's Node handler with the checks above, and gives each request an id (X-Request-Id). */
+export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
+  return (request, response) => {
+    const requestId = requestIdFor(request, options.trustProxy);
+    response.setHeader('x-request-id', requestId);
+    return requestContext.run({ requestId }, () => handle(app, options, request, response));
+  };
+}
+
+async function handle(
+  app: NodeHandler,
+  { maxBodyBytes }: EdgeOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<unknown> {
+  const target = originForm(request.url);
+  if (target === null) return refuse(request, response, '', badRequest('Malformed request path.'));
+  const pathname = target.split('?', 1)[0] ?? '';
+  if (!validHost(request.headers.host))
+    return refuse(request, response, pathname, badRequest('Malformed Host header.'));
+  request.url = target;
+
+  const tooLarge: Refusal = {
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: `The request body is larger than ${maxBodyBytes} bytes, the limit.`,
+  };
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > maxBodyBytes) return refuseWhileReceiving(request, response, pathname, tooLarge);
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers['transfer-encoding']) {
+    // A chunked body's size is known only as it arrives: read it here, within the limit, and hand it on.
+    const body = await readBody(request, maxBodyBytes).catch(() => null);
+    if (body === null) return refuseWhileReceiving(request, response, pathname, tooLarge);
+    Object.assign(request, { body });
+  }
+  return app(request, response);
+}

@@ -1,0 +1,16 @@
+// Every path the service answers, in one place: routing, metrics labels and refusals all read them here.
+export const GRAPHQL_PATH = '/graphql';
+export const LISTING_PATH = '/v2/local-package-list/';
+export const OPENAPI_PATH = '/v2/openapi.json';
+export const HEALTH_PATH = '/healthz';
+export const LIVE_PATH = '/livez';
+export const METRICS_PATH = '/metrics';
+
+export const ROUTES = [GRAPHQL_PATH, LISTING_PATH, OPENAPI_PATH, HEALTH_PATH, LIVE_PATH, METRICS_PATH] as const;
+
+/** The v2 path's headers on every answer, errors included (the v2 contract). */
+export const V2_HEADERS = {
+  'content-type': 'application/json',
+  vary: 'Accept',
+  allow: 'GET, HEAD, OPTIONS',
+} as const;
