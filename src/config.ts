@@ -1,18 +1,30 @@
 // Configuration: the environment parsed and validated once, into one typed `config` object.
 // Every problem is reported in one line; the process stops before it touches any data.
 import { z } from 'zod';
+import { type ApiKey, parseApiKeys } from './http/api-keys.js';
 
-const postgresUrl = z
-  .string()
-  .trim()
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be a postgres:// or postgresql:// URL with a host, e.g. postgresql://user@127.0.0.1:5432/listing');
+/** A URL of one of these schemes, with a host. */
+const serviceUrl = (protocols: string[], message: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return protocols.includes(url.protocol) && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    }, message);
+
+const postgresUrl = serviceUrl(
+  ['postgres:', 'postgresql:'],
+  'must be a postgres:// or postgresql:// URL with a host, e.g. postgresql://user@127.0.0.1:5432/listing',
+);
+const redisUrl = serviceUrl(
+  ['redis:', 'rediss:'],
+  'must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379',
+);
 
 const wholeNumber = (min: number, max: number) =>
   z
@@ -22,13 +34,65 @@ const wholeNumber = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be a whole number from ${min} to ${max}`);
 
-const environment = z.object({
+/** Seconds, fractions allowed (`0.5`), into milliseconds. */
+const seconds = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, `must be a number of seconds from ${min} to ${max}`)
+    .transform(Number)
+    .refine((s) => s >= min && s <= max, `must be a number of seconds from ${min} to ${max}`)
+    .transform((s) => Math.round(s * 1000));
+
+const flag = z.enum(['true', 'false']).transform((value) => value === 'true');
+
+const origins = z
+  .string()
+  .trim()
+  .transform((value) => value.split(',').map((origin) => origin.trim()))
+  .refine(
+    (list) =>
+      (list.length === 1 && list[0] === '*') ||
+      list.every((origin) => {
+        try {
+          return new URL(origin).origin === origin;
+        } catch {
+          return false;
+        }
+      }),
+    'must be * or a comma-separated list of exact origins such as https://shop.example.com',
+  );
+
+const apiKeys = (withScopes: boolean) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const parsed = parseApiKeys(value, withScopes);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+export const environment = z.object({
   PORT: wholeNumber(0, 65535).default(4000),
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   DATABASE_URL: postgresUrl.optional(),
   DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
-  SEED_PACKAGES: wholeNumber(0, 1_000_000).default(2000),
+  SEED_PACKAGES: wholeNumber(0, 1_000_000).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+  MIGRATE: z.enum(['auto', 'off']).default('auto'),
+  DATABASE_WAIT: seconds(0, 3600).default(30_000),
+  DB_POOL_SIZE: wholeNumber(1, 1000).default(10),
+  DB_CONNECT_TIMEOUT: seconds(0.1, 600).default(2_000),
+  DB_STATEMENT_TIMEOUT: seconds(0.1, 3600).default(5_000),
+  DB_QUERY_TIMEOUT: seconds(0.1, 3600).default(7_000),
+  DB_IDLE_TIMEOUT: seconds(1, 3600).default(30_000),
+  DB_KEEPALIVE: seconds(0, 3600).default(10_000),
+  SHUTDOWN_TIMEOUT: seconds(0, 3600).default(25_000),
   PUBLIC_URL: z
     .string()
     .trim()
@@ -42,22 +106,95 @@ const environment = z.object({
     }, 'must be an http(s) URL without query, e.g. https://api.example.com')
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: flag.default(false),
+  GRAPHQL_MAX_TOKENS: wholeNumber(100, 1_000_000).default(3000),
+  GRAPHQL_MAX_DEPTH: wholeNumber(1, 100).default(7),
+  GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).default(30),
+  GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000).default(20),
+  GRAPHQL_MAX_FIELDS: wholeNumber(10, 1_000_000).default(1000),
+  GRAPHQL_MAX_COST: wholeNumber(10, 100_000_000).default(60_000),
+  GRAPHQL_INTROSPECTION: flag.default(true),
+  MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
+  REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
+  CORS_ORIGINS: origins.default(['*']),
+  API_KEYS: apiKeys(true).optional(),
+  V2_API_KEYS: apiKeys(false).optional(),
+  RATE_LIMIT: wholeNumber(0, 1_000_000_000).default(600),
+  RATE_LIMIT_WINDOW: seconds(1, 86_400).default(60_000),
+  REDIS_URL: redisUrl.optional(),
 });
+
+/** What one operation may ask for; checked before it runs (see src/graphql/limits.ts). */
+export interface OperationLimits {
+  tokens: number;
+  depth: number;
+  aliases: number;
+  directives: number;
+  /** Fields in the selection with every fragment spread expanded. */
+  fields: number;
+  /** Fields times the list sizes they are asked for (see src/graphql/limits.ts for the pricing). */
+  cost: number;
+}
+
+/** How the server talks to PostgreSQL (the embedded database has no pool, network or timeouts). */
+export interface PoolSettings {
+  size: number;
+  connectTimeoutMs: number;
+  /** Server-side bound on each read statement (also bounded by what is left of the request's deadline). */
+  statementTimeoutMs: number;
+  /** Client-side bound on each read statement, for a server that accepts and never answers. */
+  queryTimeoutMs: number;
+  idleTimeoutMs: number;
+  /** TCP keepalive idle time; 0 turns keepalive off. */
+  keepAliveMs: number;
+}
 
 export type Config = {
   port: number;
   host: string;
   database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string };
+  /** Demo packages loaded into an empty database at start: by default 2,000 on the embedded one, none on PostgreSQL. */
   seedPackages: number;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
+  /** JSON lines, or readable lines for a terminal; `auto` is pretty on a terminal, JSON otherwise. */
+  logFormat: z.infer<typeof environment>['LOG_FORMAT'];
+  /** `auto` applies pending migrations at start; `off` refuses to start on a database that is behind. */
+  migrate: 'auto' | 'off';
+  /** How long start-up waits for PostgreSQL to answer before it gives up. */
+  databaseWaitMs: number;
+  pool: PoolSettings;
+  /** How long a stop waits for the requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number;
   /** The service's address as clients see it, for the v2 links; by default the address it listens on. */
   publicUrl: string | undefined;
-  /** Take the public address from X-Forwarded-Proto/X-Forwarded-Host (only behind a proxy that sets them). */
+  /** Behind a reverse proxy: take the public address from X-Forwarded-Proto/-Host, the client from -For. */
   trustProxy: boolean;
+  limits: OperationLimits;
+  introspection: boolean;
+  /** Largest request body accepted (413 beyond). */
+  maxBodyBytes: number;
+  /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
+  requestTimeoutMs: number;
+  /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
+  corsOrigins: string[];
+  /** Keys that unlock scopes on GraphQL (`private`: the personal fields). */
+  apiKeys: ApiKey[];
+  /** When set, the v2 path answers only requests that carry one of these keys. */
+  v2ApiKeys: ApiKey[] | undefined;
+  /** Requests per client per window; 0 turns rate limiting off. */
+  rateLimit: { requests: number; windowMs: number };
+  /** Redis shared by every instance (rate limits); unset: each instance keeps its own in memory. */
+  redisUrl: string | undefined;
 };
 
 export class ConfigError extends Error {}
+
+/** The value as it may be shown: a URL's password is never printed. */
+function printable(name: string, value: string | undefined): string {
+  if (value === undefined) return 'undefined';
+  if (/KEYS$/.test(name)) return '(hidden)';
+  return JSON.stringify(value.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@'));
+}
 
 /** Parses the environment; throws a ConfigError whose message lists every problem on one line. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -67,8 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const name = issue.path.join('.');
-      const value = present[name];
-      return `${name}=${JSON.stringify(value)} ${issue.message}`;
+      return `${name}=${printable(name, present[name])} ${issue.message}`;
     });
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
@@ -77,9 +213,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR },
-    seedPackages: e.SEED_PACKAGES,
+    seedPackages: e.SEED_PACKAGES ?? (e.DATABASE_URL ? 0 : 2000),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
+    migrate: e.MIGRATE,
+    databaseWaitMs: e.DATABASE_WAIT,
+    pool: {
+      size: e.DB_POOL_SIZE,
+      connectTimeoutMs: e.DB_CONNECT_TIMEOUT,
+      statementTimeoutMs: e.DB_STATEMENT_TIMEOUT,
+      queryTimeoutMs: e.DB_QUERY_TIMEOUT,
+      idleTimeoutMs: e.DB_IDLE_TIMEOUT,
+      keepAliveMs: e.DB_KEEPALIVE,
+    },
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT,
     publicUrl: e.PUBLIC_URL,
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: e.TRUST_PROXY,
+    limits: {
+      tokens: e.GRAPHQL_MAX_TOKENS,
+      depth: e.GRAPHQL_MAX_DEPTH,
+      aliases: e.GRAPHQL_MAX_ALIASES,
+      directives: e.GRAPHQL_MAX_DIRECTIVES,
+      fields: e.GRAPHQL_MAX_FIELDS,
+      cost: e.GRAPHQL_MAX_COST,
+    },
+    introspection: e.GRAPHQL_INTROSPECTION,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    requestTimeoutMs: e.REQUEST_TIMEOUT,
+    corsOrigins: e.CORS_ORIGINS,
+    apiKeys: e.API_KEYS ?? [],
+    v2ApiKeys: e.V2_API_KEYS,
+    rateLimit: { requests: e.RATE_LIMIT, windowMs: e.RATE_LIMIT_WINDOW },
+    redisUrl: e.REDIS_URL,
   };
 }
+
+/** The defaults, for code that runs without an environment (tests, the v2 door's own operation). */
+export const DEFAULT_LIMITS: OperationLimits = loadConfig({}).limits;

@@ -1,18 +1,27 @@
-// The only place that listens. Starts the database (migrated, seeded when empty), serves the app, and on
-// SIGINT/SIGTERM stops taking connections and closes the database cleanly.
+// The only place that listens. Starts the database (waiting for it, migrated, seeded where asked), serves the app,
+// and stops gracefully: on SIGTERM/SIGINT it stops accepting connections, finishes the requests in flight (up to
+// SHUTDOWN_TIMEOUT), and only then closes the database.
 import { createServer } from 'node:http';
-import { createApp } from './graphql/yoga.js';
+import { createApp } from './app.js';
+import { type Config, loadConfig } from './config.js';
+import { drainable } from './http/drain.js';
+import { guardEdge } from './http/edge.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
-import { createLogger } from './logger.js';
-import { prepareDatabase, runOrExit, StartupError } from './startup.js';
+import { onStop, type StopReason } from './lifecycle.js';
+import { createLogger, type Logger } from './logger.js';
+import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
 
-await runOrExit(async (config) => {
-  const log = (line: string) => console.log(line);
+async function serve(config: Config, log: Logger): Promise<void> {
+  const lifecycle = { stopping: false };
   const db = await prepareDatabase(config, log);
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
-  const app = createApp({ db, logger: createLogger(config.logLevel), publicBase: (request) => publicBase(request) });
-  const server = createServer(app);
+  const app = createApp({ db, logger: log, publicBase: (request) => publicBase(request), settings: config, lifecycle });
+  const server = createServer(guardEdge(app, config));
+  // A client gets this long to send its headers, and its whole request; slower ones are cut off.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  const drainer = drainable(server);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -26,30 +35,53 @@ await runOrExit(async (config) => {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = listeningBase(config.host, port);
   publicBase = publicBaseFor(config, base);
-  log(
-    `database: ${config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL'}`,
-  );
-  log(`GraphQL and GraphiQL: ${base}/graphql`);
-  log(`health:               ${base}/healthz`);
-  log(`metrics:              ${base}/metrics`);
-  log(`v2 listing:           ${base}/v2/local-package-list/`);
+  const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
+  log.info(`database: ${where}`);
+  log.info(`GraphQL and GraphiQL: ${base}/graphql`);
+  log.info(`health:               ${base}/healthz (liveness: ${base}/livez)`);
+  log.info(`metrics:              ${base}/metrics`);
+  log.info(`v2 listing:           ${base}/v2/local-package-list/`);
   if (!config.publicUrl && !config.trustProxy && base !== `http://${config.host}:${port}`) {
-    log(`note: the v2 links point to ${base}; set PUBLIC_URL to the address clients use`);
+    log.info(`note: the v2 links point to ${base}; set PUBLIC_URL to the address clients use`);
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`${signal}: shutting down`);
-    server.close();
-    server.closeIdleConnections();
-    const force = setTimeout(() => server.closeAllConnections(), 5000);
-    force.unref();
-    await new Promise<void>((resolve) => server.once('close', () => resolve()));
-    await db.close();
-    process.exit(0);
+  const stop = async (reason: StopReason) => {
+    if (lifecycle.stopping) {
+      if (reason !== 'SIGINT') return;
+      log.warn('SIGINT again: stopping now, without waiting for the requests in flight');
+      process.exit(1);
+    }
+    lifecycle.stopping = true;
+    log.info({ reason, inFlight: drainer.inFlight() }, `${reason}: stopping; finishing the requests in flight`);
+    const outcome = await drainer.drain(config.shutdownTimeoutMs);
+    if (outcome === 'forced') {
+      log.warn(`requests still running after ${config.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT) were cut off`);
+    }
+    let clean = outcome === 'drained';
+    try {
+      await app.dispose();
+      await db.close();
+    } catch (error) {
+      clean = false;
+      log.error(`the database did not close cleanly: ${describeStartupFailure(error)}`);
+    }
+    log.info('stopped');
+    process.exit(clean ? 0 : 1);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-});
+  onStop((reason) => void stop(reason));
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  createLogger({ level: 'info', format: 'auto' }).fatal(describeStartupFailure(error));
+  process.exit(1);
+}
+const log = createLogger({ level: config.logLevel, format: config.logFormat });
+try {
+  await serve(config, log);
+} catch (error) {
+  log.fatal(describeStartupFailure(error));
+  process.exit(1);
+}

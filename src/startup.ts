@@ -1,11 +1,14 @@
-// What `npm start` does before it serves: validate config, open the database, migrate, seed when empty.
-// Expected failures become one clear line (StartupError); nothing is written when a step fails.
+// What a start does before it serves: open the database (waiting for it a while), then, holding the start-up
+// lock so that instances starting together take turns, bring its schema up to date and load demo data where
+// that is asked for. Expected failures become one clear line (StartupError); nothing is written when a step fails.
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
 import { DataDirError } from './db/data-dir.js';
-import { MigrationError, migrate } from './db/migrate.js';
+import { MigrationError, migrate, pendingMigrations } from './db/migrate.js';
 import { countPackages, seedDemoData } from './db/seed/seed.js';
-import { progressReporter } from './progress.js';
+import { Interrupted, interruptedExitCode } from './lifecycle.js';
+import type { Logger } from './logger.js';
+import { describeFailure } from './messages.js';
 
 /** A start-up failure with a message fit for the operator as it is. */
 export class StartupError extends Error {}
@@ -13,27 +16,54 @@ export class StartupError extends Error {}
 type ErrorClass = new (...args: never[]) => Error;
 const EXPECTED: ErrorClass[] = [ConfigError, DatabaseUnavailableError, DataDirError, MigrationError, StartupError];
 
-/** One line for an expected failure; the message alone for anything else (never a stack trace). */
-export function describeFailure(error: unknown, expected: ErrorClass[] = []): string {
-  if ([...EXPECTED, ...expected].some((kind) => error instanceof kind)) return (error as Error).message;
-  return `unexpected error: ${(error as Error)?.message ?? String(error)}`.split('\n')[0] ?? 'unexpected error';
+/** One line for a failure at start or in a job (see src/messages.ts). */
+export function describeStartupFailure(error: unknown, expected: ErrorClass[] = []): string {
+  return describeFailure(error, [...EXPECTED, ...expected]);
 }
 
-export async function prepareDatabase(config: Config, log: (line: string) => void): Promise<Database> {
-  const db = await openDatabase(config.database);
+export async function prepareDatabase(config: Config, log: Logger): Promise<Database> {
+  const db = await openDatabase(config.database, {
+    pool: config.pool,
+    waitMs: config.databaseWaitMs,
+    onWait: (line) => log.warn(line),
+  });
   try {
-    const applied = await migrate(db);
-    if (applied.length > 0) log(`applied migrations: ${applied.join(', ')}`);
-    if (config.seedPackages > 0 && (await countPackages(db)) === 0) {
-      const started = Date.now();
-      await seedDemoData(db, { packages: config.seedPackages, onProgress: progressReporter('seeding demo data') });
-      log(`loaded ${config.seedPackages} demo packages in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    }
+    await db.withStartupLock(
+      async () => {
+        // Asked first: the schema engine (WebAssembly, tens of MB) is loaded only when there is work for it.
+        const pending = await pendingMigrations(db);
+        if (config.migrate === 'auto' && pending.length > 0) {
+          const applied = await migrate(db);
+          if (applied.length > 0) log.info({ migrations: applied }, `applied migrations: ${applied.join(', ')}`);
+        } else if (pending.length > 0) {
+          throw new StartupError(
+            `the database is behind by ${pending.length} migration${pending.length === 1 ? '' : 's'} (${pending.join(', ')}) and MIGRATE=off: run npm run db:migrate first`,
+          );
+        }
+        if (config.seedPackages > 0 && (await countPackages(db)) === 0) {
+          const started = Date.now();
+          log.info(`loading ${config.seedPackages} demo packages into the empty database`);
+          await seedDemoData(db, { packages: config.seedPackages });
+          const seconds = ((Date.now() - started) / 1000).toFixed(1);
+          log.info(`loaded ${config.seedPackages} demo packages in ${seconds} s`);
+        }
+      },
+      (line) => log.info(line),
+    );
     return db;
   } catch (error) {
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/** The database for a command-line job: waited for as at start, waiting lines on stderr. */
+export function openForJob(config: Config): Promise<Database> {
+  return openDatabase(config.database, {
+    pool: config.pool,
+    waitMs: config.databaseWaitMs,
+    onWait: (line) => console.error(line),
+  });
 }
 
 /**
@@ -50,7 +80,11 @@ export async function runOrExit(main: (config: Config) => Promise<void>, expecte
   try {
     await main(loadConfig());
   } catch (error) {
-    console.error(`error: ${describeFailure(error, expected)}`);
+    if (error instanceof Interrupted) {
+      console.error(`${error.message}: rolled back, nothing of the unfinished work was written`);
+      process.exit(interruptedExitCode(error.reason));
+    }
+    console.error(`error: ${describeStartupFailure(error, expected)}`);
     process.exit(1);
   }
 }

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it('defaults to the embedded database in ./data with 2,000 demo packages on port 4000', () => {
-    expect(loadConfig({})).toEqual({
+    expect(loadConfig({})).toMatchObject({
       port: 4000,
       host: '127.0.0.1',
       database: { kind: 'pglite', dataDir: './data' },
@@ -12,6 +12,46 @@ describe('configuration', () => {
       publicUrl: undefined,
       trustProxy: false,
     });
+  });
+
+  it('defaults to limits a public API can live with, open CORS without credentials, and no keys', () => {
+    expect(loadConfig({})).toMatchObject({
+      limits: { tokens: 3000, depth: 7, aliases: 30, directives: 20, fields: 1000, cost: 60_000 },
+      introspection: true,
+      maxBodyBytes: 102_400,
+      requestTimeoutMs: 10_000,
+      corsOrigins: ['*'],
+      apiKeys: [],
+      v2ApiKeys: undefined,
+      rateLimit: { requests: 600, windowMs: 60_000 },
+      redisUrl: undefined,
+    });
+  });
+
+  it('reads API keys as name:scopes:hash and v2 keys as name:hash', () => {
+    const hash = 'a'.repeat(64);
+    const config = loadConfig({
+      API_KEYS: `shop:private:${hash}, reports::${'b'.repeat(64)}`,
+      V2_API_KEYS: `app:${hash}`,
+    });
+    expect(config.apiKeys.map((k) => [k.name, [...k.scopes]])).toEqual([
+      ['shop', ['private']],
+      ['reports', []],
+    ]);
+    expect(config.v2ApiKeys?.map((k) => k.hash.toString('hex'))).toEqual([hash]);
+  });
+
+  it('never prints a database password or a key hash in its error', () => {
+    let error = '';
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://app:s3cret@db:5432/x', PORT: 'x', API_KEYS: 'bad' });
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    expect(error).toContain('PORT="x"');
+    expect(error).toContain('DATABASE_URL="mysql://app:***@db:5432/x"');
+    expect(error).toContain('API_KEYS=(hidden) entry 1 must read name:scopes:sha256-hex');
+    expect(error).not.toContain('s3cret');
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
@@ -38,6 +78,11 @@ describe('configuration', () => {
     [{ SEED_PACKAGES: '-1' }, 'SEED_PACKAGES="-1" must be a whole number'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL="loud"'],
     [{ PUBLIC_URL: 'ftp://x' }, 'PUBLIC_URL="ftp://x" must be an http(s) URL'],
+    [{ CORS_ORIGINS: 'https://a.example/path' }, 'CORS_ORIGINS="https://a.example/path" must be * or'],
+    [{ API_KEYS: `x:admin:${'a'.repeat(64)}` }, 'API_KEYS=(hidden) entry 1 (x): unknown scope "admin"'],
+    [{ V2_API_KEYS: 'x:ABC' }, 'V2_API_KEYS=(hidden) entry 1 (x): the hash must be 64 lower-case hex digits'],
+    [{ REQUEST_TIMEOUT: '0' }, 'REQUEST_TIMEOUT="0" must be a number of seconds from 0.1 to 600'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL="http://x" must be a redis://'],
     [
       { PUBLIC_URL: 'https://api.example.com/?a=1' },
       'PUBLIC_URL="https://api.example.com/?a=1" must be an http(s) URL without query',

@@ -1,53 +1,73 @@
-// The embedded database's data directory: checked writable, and held by one running instance at a time
-// (two processes writing one PGlite directory would corrupt it).
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+// The embedded database's data directory: held by one running instance at a time (two processes writing one
+// PGlite directory would corrupt it), never mistaken for something else, and watched while the server runs.
+//
+// The hold is an operating-system lock on a file in the directory (an open-file-description lock on Linux,
+// flock elsewhere, through fs-native-extensions): the kernel drops it when the process ends, however it ends, so
+// a stale file or a reused process id can never block a start. The lock file itself stays in the directory.
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { tryLock } from 'fs-native-extensions';
 
 export class DataDirError extends Error {}
 
 const LOCK_FILE = 'gateway.lock';
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Every PostgreSQL data directory, PGlite's included, holds this file. */
+const DATABASE_MARK = 'PG_VERSION';
 
 function reason(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e.code ?? e.message;
 }
 
-/** Creates the directory if needed and takes its lock; returns a function that releases it. */
-export function lockDataDir(dir: string): () => void {
-  if (existsSync(dir) && !statSync(dir).isDirectory())
+export interface DataDirHold {
+  release(): void;
+  /** Why the directory is no longer fit to serve from (missing, replaced, not writable), or null. */
+  problem(): string | null;
+}
+
+/** Creates the directory if needed, checks it holds a database or nothing, and takes its lock. */
+export function holdDataDir(dir: string): DataDirHold {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new DataDirError(`data directory ${dir} is not a directory`);
+  }
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     throw new DataDirError(`data directory ${dir} cannot be created (${reason(error)})`);
   }
-  const lockPath = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    let fd: number;
-    try {
-      fd = openSync(lockPath, 'wx');
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'EEXIST') throw new DataDirError(`data directory ${dir} is not writable (${reason(error)})`);
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
-        throw new DataDirError(`data directory ${dir} is in use by another running instance (pid ${holder})`);
-      }
-      rmSync(lockPath, { force: true }); // left behind by a process that is gone
-      continue;
-    }
-    writeSync(fd, String(process.pid));
-    closeSync(fd);
-    return () => rmSync(lockPath, { force: true });
+  const entries = readdirSync(dir).filter((name) => name !== LOCK_FILE);
+  if (entries.length > 0 && !entries.includes(DATABASE_MARK)) {
+    throw new DataDirError(
+      `data directory ${dir} holds files but no database (no ${DATABASE_MARK}); refusing to write into it. Point DATA_DIR at an empty or new directory`,
+    );
   }
-  throw new DataDirError(`data directory ${dir} could not be locked`);
+  let fd: number;
+  try {
+    fd = openSync(join(dir, LOCK_FILE), 'a+');
+  } catch (error) {
+    throw new DataDirError(`data directory ${dir} is not writable (${reason(error)})`);
+  }
+  if (!tryLock(fd)) {
+    closeSync(fd);
+    throw new DataDirError(`data directory ${dir} is in use by another running instance`);
+  }
+  const { dev, ino } = statSync(dir);
+  return {
+    release: () => closeSync(fd), // closing the descriptor drops the lock
+    problem() {
+      let now: { dev: number; ino: number };
+      try {
+        now = statSync(dir);
+      } catch {
+        return `data directory ${dir} is missing`;
+      }
+      if (now.dev !== dev || now.ino !== ino) return `data directory ${dir} was replaced while the server ran`;
+      try {
+        accessSync(dir, constants.W_OK);
+      } catch {
+        return `data directory ${dir} is not writable`;
+      }
+      return null;
+    },
+  };
 }

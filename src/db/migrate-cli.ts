@@ -1,12 +1,14 @@
 // `npm run db:migrate`: applies the pending migrations to the configured database.
-import { runJob } from '../startup.js';
-import { openDatabase } from './client.js';
+import { openForJob, runJob } from '../startup.js';
 import { migrate } from './migrate.js';
 
 await runJob(async (config) => {
-  const db = await openDatabase(config.database);
+  const db = await openForJob(config);
   try {
-    const applied = await migrate(db);
+    const applied = await db.withStartupLock(
+      () => migrate(db),
+      (line) => console.error(line),
+    );
     console.log(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'the database is up to date: nothing to apply');
   } finally {
     await db.close();

@@ -1,4 +1,5 @@
 // Applies the migrations in prisma/migrations that the database has not run yet; each runs once.
+import { firstLine } from '../messages.js';
 import type { Database } from './client.js';
 import { createSchemaEngine, NO_FILTERS, readMigrations } from './schema-engine.js';
 
@@ -19,6 +20,19 @@ export async function migrate(db: Database): Promise<string[]> {
   }
 }
 
-function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0] ?? 'unknown error';
+/** The migrations in prisma/migrations that the database has not applied (all of them on a new database). */
+export async function pendingMigrations(db: Database): Promise<string[]> {
+  let applied: Set<string>;
+  try {
+    const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
+      'SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    );
+    applied = new Set(rows.map((row) => row.name));
+  } catch (error) {
+    if (!/_prisma_migrations|42P01/.test(String((error as Error)?.message ?? error))) throw error;
+    applied = new Set(); // no migration table: nothing applied yet
+  }
+  return readMigrations()
+    .migrationDirectories.map((directory) => directory.path)
+    .filter((name) => !applied.has(name));
 }

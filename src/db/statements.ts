@@ -12,6 +12,17 @@ export type StatementListener = (sql: string) => void;
 /** A set of listeners that can be added and removed while the client runs. */
 export class StatementObserver {
   private readonly listeners = new Set<StatementListener>();
+  private readonly durations = new Set<(seconds: number) => void>();
+
+  /** Durations of the read path's statements, in seconds (for the query duration histogram). */
+  listenDurations(listener: (seconds: number) => void): () => void {
+    this.durations.add(listener);
+    return () => this.durations.delete(listener);
+  }
+
+  timed(seconds: number): void {
+    for (const listener of this.durations) listener(seconds);
+  }
 
   listen(listener: StatementListener): () => void {
     this.listeners.add(listener);

@@ -1,11 +1,13 @@
-// Starts the real server (`src/server.ts`) as a child process, as `npm start` does, and talks to it over HTTP.
+// Starts the real server (compiled `src/server.ts`) as a child process, as `npm start` does, and talks to it over HTTP.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { environment } from '../../src/config.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   output(): string;
   /** Sends the signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -17,25 +19,48 @@ export interface Exited {
   stderr: string;
 }
 
+/** src/server.ts -> dist/server.js: the suite compiles src/ first (.config/vitest.global-setup.ts). */
+function compiled(script: string): string {
+  return script.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
+}
+
+/** The variables the configuration reads (src/config.ts), from its own schema. */
+const CONFIGURATION = new Set(Object.keys(environment.shape));
+
 function launch(script: string, env: Record<string, string>, args: string[] = []): ChildProcess {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PORT'].includes(k)),
-  );
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  // The child's configuration is what the test says, not whatever this shell happens to export.
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CONFIGURATION.has(k)));
+  return spawn(process.execPath, [compiled(script), ...args], {
     cwd: ROOT,
-    env: { ...clean, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...clean, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
-/** Runs a script to its end. */
-export function runScript(script: string, env: Record<string, string>, args: string[] = []): Promise<Exited> {
+export interface RunningScript {
+  child: ChildProcess;
+  /** stdout and stderr so far. */
+  output(): string;
+  exited: Promise<Exited>;
+}
+
+/** Starts a script (compiled from src/) and collects what it prints. */
+export function spawnScript(script: string, env: Record<string, string>, args: string[] = []): RunningScript {
   const child = launch(script, env, args);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => (stdout += chunk));
   child.stderr?.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+  return {
+    child,
+    output: () => stdout + stderr,
+    exited: new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr }))),
+  };
+}
+
+/** Runs a script to its end. */
+export function runScript(script: string, env: Record<string, string>, args: string[] = []): Promise<Exited> {
+  return spawnScript(script, env, args).exited;
 }
 
 /** Starts the server and resolves once it prints its URL; rejects with its output if it exits first. */
@@ -50,6 +75,7 @@ export function startServer(env: Record<string, string>): Promise<ServerProcess>
       if (match?.[1]) {
         resolve({
           url: match[1],
+          pid: child.pid as number,
           output: () => output,
           stop: async (signal = 'SIGTERM') => {
             child.kill(signal);

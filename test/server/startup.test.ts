@@ -1,10 +1,11 @@
 // `npm start` as an operator meets it: one command serves /healthz on the embedded database with demo data,
 // a restart keeps the data, and every configuration fault is one clear line and exit code 1.
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScript, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { copyOfTemplate } from '../helpers/templates.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'listing-data-'));
 const running: ServerProcess[] = [];
@@ -22,12 +23,16 @@ async function countListed(url: string): Promise<number> {
   return body.data.packages.count;
 }
 
-function expectOneLineError(result: { code: number | null; stderr: string }, pattern: RegExp) {
+/** The start failed with exit code 1 and one JSON log line, level fatal, whose message matches. */
+function expectOneLineError(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp) {
   expect(result.code).toBe(1);
-  const lines = result.stderr.trim().split('\n');
+  expect(result.stderr).toBe('');
+  const lines = result.stdout.trim().split('\n');
   expect(lines).toHaveLength(1);
-  expect(lines[0]).toMatch(pattern);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
+  const line = JSON.parse(lines[0] as string) as { level: string; msg: string };
+  expect(line.level).toBe('fatal');
+  expect(line.msg).toMatch(pattern);
+  expect(result.stdout).not.toMatch(/\\n\s+at /);
 }
 
 describe('npm start on the embedded database', () => {
@@ -41,7 +46,8 @@ describe('npm start on the embedded database', () => {
     expect(server.output()).toContain('loaded 60 demo packages');
     expect(await countListed(server.url)).toBe(60);
     expect(await server.stop('SIGTERM')).toBe(0);
-    expect(readdirSync(dataDir)).not.toContain('gateway.lock');
+    // The lock is the kernel's, not the file's: the file stays, and the next start takes the lock at once.
+    expect(readdirSync(dataDir)).toContain('PG_VERSION');
   });
 
   it('keeps the data across a restart, without seeding again', async () => {
@@ -52,14 +58,49 @@ describe('npm start on the embedded database', () => {
 
     // The port is taken: one line, and the running instance is unharmed.
     const port = new URL(server.url).port;
-    const taken = await runScript('src/server.ts', { DATA_DIR: 'memory://', SEED_PACKAGES: '0', PORT: port });
-    expectOneLineError(taken, new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)$`));
+    const taken = await runScript('src/server.ts', {
+      DATA_DIR: copyOfTemplate(),
+      SEED_PACKAGES: '0',
+      PORT: port,
+      LOG_LEVEL: 'warn',
+    });
+    expectOneLineError(taken, new RegExp(`^cannot listen on 127\\.0\\.0\\.1:${port} \\(EADDRINUSE\\)$`));
 
     // A second instance on the same directory is refused while the first runs.
-    const second = await runScript('src/server.ts', { DATA_DIR: dataDir });
-    expectOneLineError(second, /^error: data directory .* is in use by another running instance \(pid \d+\)$/);
+    const second = await runScript('src/server.ts', { DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    expectOneLineError(second, /^data directory .* is in use by another running instance$/);
     expect(await countListed(server.url)).toBe(60);
     expect(await server.stop('SIGINT')).toBe(0);
+  });
+});
+
+describe('the embedded data directory', () => {
+  it('is never blocked by a lock file left behind, whatever process id it names', async () => {
+    const dir = copyOfTemplate();
+    writeFileSync(join(dir, 'gateway.lock'), '1'); // pid 1 is always alive
+    const server = await startServer({ DATA_DIR: dir, SEED_PACKAGES: '3' });
+    running.push(server);
+    expect(await countListed(server.url)).toBe(3);
+    expect(await server.stop('SIGTERM')).toBe(0);
+  });
+
+  it('health notices when the directory is deleted or replaced, and a stop stays one clean line', async () => {
+    const dir = copyOfTemplate();
+    const server = await startServer({ DATA_DIR: dir, SEED_PACKAGES: '3' });
+    running.push(server);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    rmSync(dir, { recursive: true, force: true });
+    const gone = await fetch(`${server.url}/healthz`);
+    expect(gone.status).toBe(503);
+    expect(await gone.json()).toEqual({ status: 'unavailable', reason: `data directory ${dir} is missing` });
+    writeFileSync(dir, 'not a directory');
+    const replaced = await fetch(`${server.url}/healthz`);
+    expect(((await replaced.json()) as { reason: string }).reason).toBe(
+      `data directory ${dir} was replaced while the server ran`,
+    );
+    expect([0, 1]).toContain(await server.stop('SIGTERM'));
+    expect(server.output()).not.toMatch(/\\n\s+at |"stack"/);
+    rmSync(dir, { force: true });
   });
 });
 
@@ -67,17 +108,20 @@ describe('configuration faults stop the start with one line', () => {
   it.each([
     [
       { DATABASE_URL: 'mysql://localhost/x' },
-      /^error: invalid configuration: DATABASE_URL="mysql:\/\/localhost\/x" must be a postgres/,
+      /^invalid configuration: DATABASE_URL="mysql:\/\/localhost\/x" must be a postgres/,
     ],
     [
-      { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/none' },
-      /^error: cannot reach PostgreSQL at 127\.0\.0\.1:1\/none: ECONNREFUSED/,
+      { DATABASE_URL: 'postgresql://postgres:s3cret@127.0.0.1:1/none', DATABASE_WAIT: '0' },
+      /^cannot reach PostgreSQL at 127\.0\.0\.1:1\/none: connect ECONNREFUSED/,
     ],
-    [{ PORT: 'abc' }, /^error: invalid configuration: PORT="abc"/],
-    [{ SEED_PACKAGES: 'many' }, /^error: invalid configuration: SEED_PACKAGES="many"/],
-    [{ DATA_DIR: 'package.json/data' }, /^error: data directory package\.json\/data cannot be created \(ENOTDIR\)$/],
-    [{ DATA_DIR: 'package.json' }, /^error: data directory package\.json is not a directory$/],
+    [{ PORT: 'abc' }, /^invalid configuration: PORT="abc"/],
+    [{ SEED_PACKAGES: 'many' }, /^invalid configuration: SEED_PACKAGES="many"/],
+    [{ DATA_DIR: 'package.json/data' }, /^data directory package\.json\/data cannot be created \(ENOTDIR\)$/],
+    [{ DATA_DIR: 'package.json' }, /^data directory package\.json is not a directory$/],
+    [{ DATA_DIR: 'prisma' }, /^data directory prisma holds files but no database \(no PG_VERSION\); refusing to write/],
   ])('%j', async (env, pattern) => {
-    expectOneLineError(await runScript('src/server.ts', env), pattern);
+    const result = await runScript('src/server.ts', { ...env, LOG_LEVEL: 'warn' });
+    expectOneLineError(result, pattern);
+    expect(result.stdout).not.toContain('s3cret');
   });
 });

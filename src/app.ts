@@ -1,0 +1,131 @@
+// The composition root: one yoga instance with GraphQL, the v2 door and the HTTP routes beside them, and every
+// cross-cutting guard. It never listens (see server.ts), so tests call `app.fetch(...)` directly.
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { type Config, loadConfig } from './config.js';
+import type { Database } from './db/client.js';
+import type { Context } from './graphql/context.js';
+import { answerUnavailable, graphqlSession } from './graphql/database-errors.js';
+import { executionDeadline } from './graphql/deadline.js';
+import { graphiql, renderGraphiQL } from './graphql/graphiql.js';
+import { jitForRepeatedDocuments } from './graphql/jit.js';
+import { operationLimits } from './graphql/limits.js';
+import { createLoaders } from './graphql/loaders.js';
+import { knownOperationNames } from './graphql/operations.js';
+import { parseCache } from './graphql/parse-cache.js';
+import { reportWithheldFields } from './graphql/private-fields.js';
+import { endReadSessions } from './graphql/read-session.js';
+import { schema } from './graphql/schema.js';
+import type { Scope } from './http/api-keys.js';
+import { rejectUnknownKeys } from './http/authenticate.js';
+import { callerIdentity, type ServerContext } from './http/callers.js';
+import { compressHtmlPages } from './http/compress-html.js';
+import { cors } from './http/cors.js';
+import { postsMustBeJson } from './http/csrf.js';
+import { healthRoutes } from './http/health.js';
+import { createMetrics, metricsPlugin } from './http/metrics.js';
+import { rateLimit } from './http/rate-limit.js';
+import { requestLogPlugin } from './http/request-log.js';
+import { GRAPHQL_PATH } from './http/routes.js';
+import { createStore } from './listing/store.js';
+import { silentLogger } from './logger.js';
+import { listingEndpoint } from './rest/endpoint.js';
+
+/** The part of the configuration the app itself reads. */
+export type AppSettings = Pick<
+  Config,
+  | 'limits'
+  | 'introspection'
+  | 'requestTimeoutMs'
+  | 'corsOrigins'
+  | 'apiKeys'
+  | 'v2ApiKeys'
+  | 'rateLimit'
+  | 'redisUrl'
+  | 'trustProxy'
+>;
+
+export interface AppOptions {
+  db: Database;
+  logger?: Logger;
+  /** Base address of the v2 links; by default the origin of the request's URL (fine for in-process fetch). */
+  publicBase?: (request: Request) => string;
+  /** Overrides of the defaults (the configuration's defaults, as with an empty environment). */
+  settings?: Partial<AppSettings>;
+  /** Set by the server when it begins to stop (health then answers 503). */
+  lifecycle?: { stopping: boolean };
+}
+
+/** What the v2 door passes when it runs its operation: the legacy records carry every field. */
+export interface DoorContext {
+  scopes?: ReadonlySet<Scope>;
+}
+
+const NO_SCOPES: ReadonlySet<Scope> = new Set();
+
+export function createApp({
+  db,
+  logger = silentLogger(),
+  publicBase = (r) => new URL(r.url).origin,
+  settings: overrides = {},
+  lifecycle = { stopping: false },
+}: AppOptions) {
+  const settings: AppSettings = { ...loadConfig({}), ...overrides };
+  const metrics = createMetrics(db.statements, db.pool);
+  const callerOf = callerIdentity(settings);
+  const introspectionOff: Plugin[] = settings.introspection
+    ? []
+    : [useDisableIntrospection(), blockFieldSuggestionsPlugin()];
+  return createYoga<Record<string, unknown>, Context>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
+    graphiql: settings.introspection ? graphiql : false,
+    renderGraphiQL,
+    parserAndValidationCache: parseCache(),
+    context: (initial) => {
+      const door = initial as DoorContext & ServerContext & { request: Request };
+      const credential = callerOf(door.request, door).graphql;
+      const session = graphqlSession(db.read.session(Date.now() + settings.requestTimeoutMs), logger);
+      const store = createStore(session);
+      return {
+        store,
+        loaders: createLoaders(store),
+        session,
+        scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
+        withheld: new Set<string>(),
+      };
+    },
+    cors: false,
+    plugins: [
+      requestLogPlugin(logger, metrics),
+      metricsPlugin(metrics, knownOperationNames()),
+      healthRoutes({ database: db.health, stopping: () => lifecycle.stopping }),
+      cors(settings.corsOrigins),
+      rateLimit({ ...settings.rateLimit, redisUrl: settings.redisUrl, callerOf, logger }),
+      rejectUnknownKeys(callerOf),
+      postsMustBeJson(),
+      compressHtmlPages(),
+      listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
+      operationLimits(settings.limits),
+      answerUnavailable(),
+      ...introspectionOff,
+      reportWithheldFields(),
+      jitForRepeatedDocuments(),
+      endReadSessions(),
+      executionDeadline(settings.requestTimeoutMs),
+    ],
+    // Unexpected errors reach clients as "Unexpected error." (yoga's masking) and the log in full.
+    maskedErrors: true,
+    logging: {
+      debug: (...args) => logger.debug(args.map(String).join(' ')),
+      info: (...args) => logger.info(args.map(String).join(' ')),
+      warn: (...args) => logger.warn(args.map(String).join(' ')),
+      error: (...args) => logger.error({ err: args.find((a) => a instanceof Error) }, args.map(String).join(' ')),
+    },
+  });
+}
+
+export type App = ReturnType<typeof createApp>;

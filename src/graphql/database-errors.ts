@@ -1,0 +1,64 @@
+// Database trouble, as GraphQL clients see it: SERVICE_UNAVAILABLE ("try again shortly"), and HTTP 503 with
+// Retry-After when the answer holds no data, in one error rather than one per field that could not be loaded.
+// The store speaks of DatabaseUnavailableError; this is where that becomes GraphQL. An outage is logged as one
+// warning per 10 s, not one line per request.
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { DatabaseUnavailableError, faultReason } from '../db/faults.js';
+import { DeadlinePassedError, type ReadSession } from '../db/sql.js';
+
+export const RETRY_AFTER_SECONDS = 5;
+const UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
+export function unavailableError() {
+  return createGraphQLError('The database is not available right now; try again in a few seconds.', {
+    extensions: { code: UNAVAILABLE },
+  });
+}
+
+/** The session with its database faults turned into GraphQL errors that are not masked. */
+export function graphqlSession(session: ReadSession, logger: Logger): ReadSession {
+  return {
+    async query(statement, params) {
+      try {
+        return await session.query(statement, params);
+      } catch (error) {
+        if (error instanceof DatabaseUnavailableError) {
+          warnOutage(logger, error);
+          throw unavailableError();
+        }
+        if (error instanceof DeadlinePassedError)
+          throw createGraphQLError(error.message, { extensions: { code: 'TIMEOUT' } });
+        throw error;
+      }
+    },
+    end: () => session.end(),
+  };
+}
+
+let lastWarned = 0;
+function warnOutage(logger: Logger, error: Error): void {
+  if (Date.now() - lastWarned < 10_000) return;
+  lastWarned = Date.now();
+  logger.warn({ reason: faultReason(error) }, 'database unavailable: requests are answered 503 until it is back');
+}
+
+/** One SERVICE_UNAVAILABLE error, with HTTP 503 and Retry-After when there is no data to show. */
+export function answerUnavailable(): Plugin {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
+      const unavailable = result.errors.filter((error) => error.extensions?.code === UNAVAILABLE);
+      if (unavailable.length === 0) return;
+      const others = result.errors.filter((error) => error.extensions?.code !== UNAVAILABLE);
+      const noData = !result.data || Object.values(result.data).every((value) => value === null);
+      const one = createGraphQLError(unavailableError().message, {
+        extensions: {
+          code: UNAVAILABLE,
+          ...(noData && { http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } }),
+        },
+      });
+      setResult({ ...result, errors: [one, ...others] });
+    },
+  };
+}
