@@ -4,9 +4,10 @@
 // a source with a bad record is rejected whole (nothing of it written) and the others go on. Progress goes to
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed.
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { runOrExit } from '../startup.js';
+import { interruptSignal } from '../lifecycle.js';
+import { progressLine } from '../progress.js';
+import { openForJob, runOrExit } from '../startup.js';
 import { type Counts, importSource, type SourceReport } from './importer.js';
 import { openSources, type Source, SourceError } from './sources.js';
 
@@ -66,44 +67,39 @@ function countsText(c: Counts, dryRun: boolean): string {
 }
 
 /** Progress on stderr: an updating line on a terminal, a line every 5 s otherwise; nothing for short imports. */
-function progressReporter(dryRun: boolean) {
-  const tty = process.stderr.isTTY;
-  const every = tty ? 250 : 5000;
+function importProgress(dryRun: boolean) {
   const started = performance.now();
-  let last = started;
-  let shown = false;
+  const line = progressLine(5000);
   return {
     tick(report: SourceReport, source: Source) {
-      const now = performance.now();
-      if (now - last < every || now - started < (tty ? 1000 : every)) return;
-      last = now;
+      const elapsed = performance.now() - started;
+      if (elapsed < 1000) return;
       const p = source.progress();
       const percent = p && p.total > 0 ? ` (${Math.min(100, Math.floor((p.done / p.total) * 100))}%)` : '';
-      const line = `importing ${source.label}: ${n(report.counts.read)} records read${percent}, ${countsText(report.counts, dryRun)}, ${seconds((now - started) / 1000)}`;
-      process.stderr.write(tty ? `\r\x1b[K${line}` : `${line}\n`);
-      shown = true;
+      line.update(
+        `importing ${source.label}: ${n(report.counts.read)} records read${percent}, ${countsText(report.counts, dryRun)}, ${seconds(elapsed / 1000)}`,
+      );
     },
-    clear() {
-      if (tty && shown) process.stderr.write('\r\x1b[K');
-      shown = false;
-    },
+    clear: line.clear,
   };
 }
 
 await runOrExit(
   async (config) => {
     const options = readOptions();
+    const signal = interruptSignal();
     const started = performance.now();
     const sources = await openSources(options.sources, options);
-    const db = options.dryRun ? null : await openDatabase(config.database);
+    const db = options.dryRun ? null : await openForJob(config);
     const reports: SourceReport[] = [];
     try {
       if (db) await migrate(db);
-      const progress = progressReporter(options.dryRun);
+      const progress = importProgress(options.dryRun);
       for (const source of sources) {
         const report = await importSource(db, source, {
           dryRun: options.dryRun,
           onProgress: (r) => progress.tick(r, source),
+          signal,
         });
         progress.clear();
         reports.push(report);

@@ -2,6 +2,8 @@
 // first record that fails stops the writing (reading goes on, so every bad record is reported) and the whole
 // transaction is rolled back: nothing from a rejected source is written, and what earlier sources wrote stays.
 import type { Database } from '../db/client.js';
+import { Interrupted } from '../lifecycle.js';
+import { describeFailure } from '../messages.js';
 import { type Source, SourceError, type SourceItem } from './sources.js';
 import { describeProblem, PackageValidator, type Problem, SourceIndex } from './validate.js';
 import { type Entry, type Outcome, RecordRefused, SourceWriter } from './writer.js';
@@ -44,22 +46,13 @@ export interface ImportOptions {
   batchRecords?: number;
   /** Characters of record data per write batch, about. */
   batchChars?: number;
+  /** Checked as records are read: when it aborts, the source's transaction rolls back and its reason is thrown. */
+  signal?: AbortSignal;
 }
 
 const NO_TIMEOUT = 24 * 60 * 60 * 1000;
 
 class Rollback extends Error {}
-
-const firstLine = (text: string) => text.split('\n').find((line) => line.trim() !== '') ?? text;
-
-/** An unexpected failure in one line: PostgreSQL's own message when Prisma wraps a database error. */
-export function describeFailure(error: unknown): string {
-  const message = String((error as Error)?.message ?? error);
-  const inner = /Message: `([^`]*)`/.exec(message)?.[1];
-  if (inner !== undefined) return `database error: ${firstLine(inner).trim()}`;
-  const fromDatabase = /Raw query failed|Transaction|prisma/i.test(message) || (error as { code?: unknown })?.code;
-  return `${fromDatabase ? 'database error' : 'unexpected error'}: ${firstLine(message).trim()}`;
-}
 
 function rejectionLine(item: { where: string; path: string }, id: string | null, problems: Problem[], more: number) {
   const first = problems[0] as Problem;
@@ -117,6 +110,7 @@ export async function importSource(
       index.nextBatch();
     };
     for await (const item of source.records() as AsyncGenerator<SourceItem>) {
+      options.signal?.throwIfAborted();
       report.counts.read++;
       const checked = validator.validate(item.value);
       if (checked.record === null) {
@@ -131,6 +125,7 @@ export async function importSource(
       options.onProgress?.(report);
     }
     await flush();
+    options.signal?.throwIfAborted();
     if (writer && !failed) {
       await writer.finish();
       report.shared = { ...writer.shared };
@@ -149,6 +144,7 @@ export async function importSource(
       );
     }
   } catch (error) {
+    if (error instanceof Interrupted) throw error;
     if (!(error instanceof Rollback)) {
       report.status = 'failed';
       report.error = error instanceof SourceError ? error.message : describeFailure(error);

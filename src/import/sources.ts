@@ -16,6 +16,9 @@ import chain from 'stream-chain';
 import { none } from 'stream-chain/defs.js';
 import { parser } from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
+import { LISTING_PATH as LIST_PATH } from '../http/routes.js';
+import { firstLine } from '../messages.js';
+import { isObject } from '../v2/scalars.js';
 
 export class SourceError extends Error {}
 
@@ -54,14 +57,11 @@ export interface SourceOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
-const LIST_PATH = '/v2/local-package-list/';
 const ENVELOPE_KEYS = ['count', 'next', 'previous', 'results'];
 const FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
 const LINES_EXTENSIONS = ['.jsonl', '.ndjson'];
 
-const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0] ?? '';
 const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Resolves the command line's sources; a path that does not exist is refused before anything is read. */
 export async function openSources(specs: string[], options: SourceOptions = {}): Promise<Source[]> {

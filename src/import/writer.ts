@@ -8,10 +8,8 @@
 // - A package is "updated" when anything its v2 record shows changed: its own fields, its lists, its photographer
 //   (with everything the photographer owns) or any shared record it embeds.
 // - listing_entry is renumbered once, at the end, when the set of listed packages changed.
-import type { Rows, SharedKind } from '../db/write/rows.js';
-import { toRows } from '../db/write/rows.js';
+import { type Row, toRows } from '../db/write/rows.js';
 import {
-  type OwnedTable,
   ownersOf,
   refreshStatistics,
   renumberListing,
@@ -19,6 +17,7 @@ import {
   type TransactionClient,
   upsertById,
 } from '../db/write/store.js';
+import { type OwnedTable, ownedTables, type SharedKind, sharedTables } from '../db/write/tables.js';
 import type { V2Package } from '../v2/records.js';
 import { flatCopy, type Problem, type SourceIndex } from './validate.js';
 
@@ -41,76 +40,7 @@ export class RecordRefused extends Error {
   }
 }
 
-const SHARED: [SharedKind, keyof Rows, string][] = [
-  ['photographer', 'photographers', 'photographer'],
-  ['image', 'images', 'image'],
-  ['socialSite', 'socialSites', 'social_site'],
-  ['priorityTag', 'priorityTags', 'priority_tag'],
-  ['portfolio', 'portfolios', 'simple_portfolio'],
-  ['addOnTemplate', 'addOnTemplates', 'add_on_template'],
-];
-
-interface OwnedList extends OwnedTable {
-  rows: keyof Rows;
-  /** The field path of a row's identifier inside its package record. */
-  path: (position: number) => string;
-}
-
-const PHOTOGRAPHER_LISTS: OwnedList[] = [
-  {
-    table: 'review',
-    ownerField: 'photographerId',
-    keyed: true,
-    rows: 'reviews',
-    path: () => 'photographer.review.identifier',
-  },
-  {
-    table: 'social',
-    ownerField: 'photographerId',
-    keyed: true,
-    rows: 'socials',
-    path: (i) => `photographer.socials[${i}].identifier`,
-  },
-  {
-    table: 'photographer_cover_image',
-    ownerField: 'photographerId',
-    keyed: false,
-    rows: 'coverImages',
-    path: (i) => `photographer.cover_image[${i}]`,
-  },
-  {
-    table: 'calendar_work_day',
-    ownerField: 'photographerId',
-    keyed: true,
-    rows: 'calendarWorkDays',
-    path: (i) => `photographer.calendar_work_days[${i}].identifier`,
-  },
-];
-
-const PACKAGE_LISTS: OwnedList[] = [
-  { table: 'package_image', ownerField: 'packageId', keyed: false, rows: 'packageImages', path: (i) => `images[${i}]` },
-  {
-    table: 'package_priority_tag',
-    ownerField: 'packageId',
-    keyed: false,
-    rows: 'packagePriorityTags',
-    path: (i) => `priority_tags[${i}]`,
-  },
-  {
-    table: 'package_simple_portfolio',
-    ownerField: 'packageId',
-    keyed: false,
-    rows: 'packagePortfolios',
-    path: (i) => `simple_portfolio[${i}]`,
-  },
-  {
-    table: 'linked_add_on',
-    ownerField: 'packageId',
-    keyed: true,
-    rows: 'linkedAddOns',
-    path: (i) => `linked_add_ons[${i}].identifier`,
-  },
-];
+const ids = (rows: Row[] | undefined, column: string) => (rows ?? []).map((row) => row[column] as string);
 
 export interface SharedCounts {
   created: number;
@@ -119,7 +49,7 @@ export interface SharedCounts {
 
 export class SourceWriter {
   /** Shared records that existed and were replaced by other content in this source. */
-  private readonly updated = new Map<SharedKind, Set<string>>(SHARED.map(([kind]) => [kind, new Set()]));
+  private readonly updated = new Map<SharedKind, Set<string>>(sharedTables().map((t) => [t.owner.shared, new Set()]));
   /** Photographers that existed and whose v2 shape changed in this source. */
   private readonly changedPhotographers = new Set<string>();
   private listingChanged = false;
@@ -139,8 +69,9 @@ export class SourceWriter {
     );
 
     const createdPhotographers = new Set<string>();
-    for (const [kind, key, table] of SHARED) {
-      for (const row of await upsertById(tx, table, rows[key] as object[])) {
+    for (const table of sharedTables()) {
+      const kind = table.owner.shared;
+      for (const row of await upsertById(tx, table.name, rows[table.name] ?? [])) {
         if (row.created) {
           this.shared.created++;
           if (kind === 'photographer') createdPhotographers.add(row.id);
@@ -151,19 +82,25 @@ export class SourceWriter {
       }
     }
 
-    const photographerIds = rows.photographers.map((p) => p.id);
+    const photographerIds = ids(rows.photographer, 'id');
     const photographerOwners = split(photographerIds, createdPhotographers);
     const photographerListsChanged = new Set<string>();
-    for (const list of PHOTOGRAPHER_LISTS) {
-      const result = await replaceOwned(tx, list, photographerOwners, rows[list.rows] as object[]);
+    for (const list of ownedTables('photographer')) {
+      const result = await replaceOwned(tx, list, photographerOwners, rows[list.name] ?? []);
       for (const id of result.changed) photographerListsChanged.add(id);
       if (result.refused.length > 0) await this.refuse(list, result.refused, entries, 'photographer');
     }
     const updatedSites = this.updated.get('socialSite') as Set<string>;
     const updatedImages = this.updated.get('image') as Set<string>;
     const embedsUpdated = new Set<string>([
-      ...rows.socials.filter((s) => updatedSites.has(s.socialSiteId)).map((s) => s.photographerId),
-      ...rows.coverImages.filter((c) => updatedImages.has(c.imageId)).map((c) => c.photographerId),
+      ...ids(
+        (rows.social ?? []).filter((s) => updatedSites.has(s.social_site_id as string)),
+        'photographer_id',
+      ),
+      ...ids(
+        (rows.photographer_cover_image ?? []).filter((c) => updatedImages.has(c.image_id as string)),
+        'photographer_id',
+      ),
     ]);
     for (const id of photographerIds) {
       if (createdPhotographers.has(id)) continue;
@@ -175,7 +112,7 @@ export class SourceWriter {
     const packages = await upsertById<{ status: number; listed: boolean }>(
       tx,
       'package',
-      rows.packages,
+      rows.package ?? [],
       'status, EXISTS (SELECT 1 FROM listing_entry l WHERE l.package_id = t.id) AS listed',
     );
     const created = new Set<string>();
@@ -184,12 +121,9 @@ export class SourceWriter {
       (row.created ? created : changed).add(row.id);
       if ((row.status === 1) !== row.listed) this.listingChanged = true;
     }
-    const packageOwners = split(
-      rows.packages.map((p) => p.id),
-      created,
-    );
-    for (const list of PACKAGE_LISTS) {
-      const result = await replaceOwned(tx, list, packageOwners, rows[list.rows] as object[]);
+    const packageOwners = split(ids(rows.package, 'id'), created);
+    for (const list of ownedTables('package')) {
+      const result = await replaceOwned(tx, list, packageOwners, rows[list.name] ?? []);
       for (const id of result.changed) changed.add(id);
       if (result.refused.length > 0) await this.refuse(list, result.refused, entries, 'package');
     }
@@ -222,16 +156,16 @@ export class SourceWriter {
   }
 
   /** Throws RecordRefused for the first refused row, naming the record, the field and the current owner. */
-  private async refuse(list: OwnedList, refused: object[], entries: Entry[], ownerKind: 'package' | 'photographer') {
-    const row = refused[0] as { id: string; position?: number } & Record<string, string>;
-    const owner = row[list.ownerField];
+  private async refuse(list: OwnedTable, refused: Row[], entries: Entry[], ownerKind: 'package' | 'photographer') {
+    const row = refused[0] as { id: string; position?: number } & Row;
+    const owner = row[list.owner.column];
     const entry = entries.find((e) =>
       ownerKind === 'package' ? e.record.identifier === owner : e.record.photographer.identifier === owner,
     ) as Entry;
     const holder = (await ownersOf(this.tx, list, [row.id])).get(row.id);
-    const what = list.table.replaceAll('_', ' ');
+    const what = list.name.replaceAll('_', ' ');
     throw new RecordRefused(entry, {
-      path: list.path(row.position ?? 0),
+      path: list.owner.path(row.position ?? 0),
       expected: `an identifier no other ${ownerKind} uses for its ${what} (it is the ${what} of ${ownerKind} ${holder ?? 'another record'})`,
       got: JSON.stringify(row.id),
     });

@@ -1,34 +1,67 @@
-// GET/HEAD/OPTIONS /v2/local-package-list/: the legacy v2 page, produced by running the V2ListingPage
-// GraphQL operation on this same yoga instance (same schema, loaders, plugins and metrics as /graphql) and
-// rendering the result as the Django REST Framework view did. No SQL of its own.
+// GET/HEAD/OPTIONS /v2/local-package-list/: the legacy v2 page, produced by running the V2ListingPage GraphQL
+// operation on this same yoga instance (same schema, loaders, plugins and metrics as /graphql) and rendering the
+// result as the Django REST Framework view did. No SQL of its own, and no reshaping: the operation aliases every
+// field to its legacy name, so its records are written out as they come.
+//
+// The steps follow DRF's order: the path without its slash is redirected (Django's APPEND_SLASH); then content
+// negotiation (format 404, Accept 406), authentication (401), the method (405, OPTIONS metadata), the parameters
+// (400), and the page.
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
-import { V2ListingPageDocument, type V2ListingPageQuery } from '../generated/graphql/graphql.js';
+import { V2ListingPageDocument } from '../generated/graphql/graphql.js';
+import { RETRY_AFTER_SECONDS } from '../graphql/database-errors.js';
+import { SCOPES } from '../http/api-keys.js';
+import type { Caller, ServerContext } from '../http/callers.js';
+import { LISTING_PATH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
 import { nextLink, previousLink } from './links.js';
+import { negotiate } from './negotiation.js';
 import { openApiDocument } from './openapi.js';
 import { parseListingParams } from './params.js';
-import { toV2Package } from './record.js';
 import { renderJson } from './render.js';
+import { type ListingPageResult, v2Records } from './v2-types.js';
 
-export const LISTING_PATH = '/v2/local-package-list/';
-export const OPENAPI_PATH = '/v2/openapi.json';
 const OPENAPI_BODY = JSON.stringify(openApiDocument);
-const ALLOWED = 'GET, HEAD, OPTIONS';
+/** The legacy records carry every field, the private ones included (the v2 contract). */
+const ALL_SCOPES = new Set(SCOPES);
 const OPTIONS_BODY = {
   name: 'Local Package List',
   description: '',
   renders: ['application/json'],
   parses: ['application/json'],
 };
+/** GraphQL's Int: an offset beyond it is past any listing; the links still carry the offset as sent. */
+const MAX_INT = 2n ** 31n - 1n;
+
+/** Codes that mean "try again shortly": the answer is 503 with Retry-After, as DRF words it. */
+const TRANSIENT = new Set(['TIMEOUT', 'SERVICE_UNAVAILABLE']);
 
 export interface ListingEndpointOptions {
   /** The service's public base address, e.g. https://api.example.com (no trailing slash), for a request. */
   publicBase: (request: Request) => string;
+  callerOf: (request: Request, server?: ServerContext) => Caller;
+  /** Whether requests must carry one of V2_API_KEYS. */
+  keysRequired: boolean;
+}
+
+class OperationFailed extends Error {
+  readonly codes: string[];
+  constructor(errors: readonly { message: string; extensions?: Record<string, unknown> }[]) {
+    super(`V2ListingPage failed: ${errors.map((e) => e.message).join('; ') || 'no data'}`);
+    this.codes = errors.map((e) => String(e.extensions?.code ?? ''));
+  }
+}
+
+/** The query string exactly as the client sent it (the Node request's own target), for the redirect. */
+function rawQuery(url: URL, server: ServerContext & { req?: { url?: string } }): string {
+  const target = server.req?.url;
+  if (typeof target !== 'string') return url.search;
+  const mark = target.indexOf('?');
+  return mark < 0 ? '' : target.slice(mark);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the endpoint works with whatever context the app's yoga has
 type AnyYoga = YogaServerInstance<any, any>;
 
-export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin {
+export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingEndpointOptions): Plugin {
   let yoga: AnyYoga | undefined;
 
   async function runOperation(request: Request, variables: { limit: number; offset: number; seed?: number }) {
@@ -39,25 +72,27 @@ export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin 
       document: V2ListingPageDocument,
       variableValues: variables,
       operationName: 'V2ListingPage',
-      contextValue: await contextFactory(),
+      contextValue: await contextFactory({ scopes: ALL_SCOPES }),
     });
-    if (!('data' in result) || result.errors?.length || !result.data) {
-      throw new Error(
-        `V2ListingPage failed: ${result.errors?.map((e: { message: string }) => e.message).join('; ') ?? 'no data'}`,
-      );
-    }
-    return result.data as V2ListingPageQuery;
+    if (!('data' in result) || result.errors?.length || !result.data) throw new OperationFailed(result.errors ?? []);
+    return result.data as ListingPageResult;
   }
 
   return {
     onYogaInit({ yoga: instance }) {
       yoga = instance as AnyYoga;
     },
-    async onRequest({ request, url, endResponse, fetchAPI }) {
+    async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       if (url.pathname === LISTING_PATH.slice(0, -1)) {
-        // Django's APPEND_SLASH: the path without its trailing slash redirects to the one with it.
+        // Django's APPEND_SLASH: a permanent redirect to the path with the slash, the query string as received.
         endResponse(
-          new fetchAPI.Response(null, { status: 301, headers: { location: `${LISTING_PATH}${url.search}` } }),
+          new fetchAPI.Response(null, {
+            status: 301,
+            headers: {
+              location: `${LISTING_PATH}${rawQuery(url, serverContext as ServerContext)}`,
+              'content-type': 'text/html; charset=utf-8',
+            },
+          }),
         );
         return;
       }
@@ -67,14 +102,26 @@ export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin 
       }
       if (url.pathname !== LISTING_PATH) return;
 
-      const respond = (status: number, body: unknown) =>
+      const negotiated = negotiate(url.searchParams, request.headers.get('accept'));
+      const indent = negotiated.ok ? negotiated.indent : null;
+      const respond = (status: number, body: unknown, headers: Record<string, string> = {}) =>
         endResponse(
-          new fetchAPI.Response(request.method === 'HEAD' ? null : renderJson(body), {
+          new fetchAPI.Response(request.method === 'HEAD' ? null : renderJson(body, indent), {
             status,
-            headers: { 'content-type': 'application/json', vary: 'Accept', allow: ALLOWED },
+            headers: { ...V2_HEADERS, ...headers },
           }),
         );
 
+      if (!negotiated.ok) return respond(negotiated.status, { detail: negotiated.detail });
+      if (keysRequired) {
+        // As DRF's authentication: no credentials, or credentials that are not a key of ours.
+        const credential = callerOf(request, serverContext as ServerContext).v2;
+        if (credential?.kind !== 'key') {
+          const detail =
+            credential?.kind === 'invalid' ? 'Invalid token.' : 'Authentication credentials were not provided.';
+          return respond(401, { detail }, { 'www-authenticate': 'Bearer realm="listing"' });
+        }
+      }
       if (request.method === 'OPTIONS') return respond(200, OPTIONS_BODY);
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         return respond(405, { detail: `Method "${request.method}" not allowed.` });
@@ -83,11 +130,26 @@ export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin 
       if (!parsed.ok) return respond(parsed.status, { detail: parsed.detail });
 
       const { limit, offset, seed } = parsed.params;
-      let page: V2ListingPageQuery['packages'];
+      const variables = {
+        limit,
+        offset: Number(offset > MAX_INT ? MAX_INT : offset),
+        ...(seed === undefined ? {} : { seed }),
+      };
+      let page: ListingPageResult['packages'];
       try {
-        page = (await runOperation(request, seed === undefined ? { limit, offset } : { limit, offset, seed })).packages;
+        page = (await runOperation(request, variables)).packages;
       } catch (error) {
-        yoga?.logger.error(error);
+        if (error instanceof OperationFailed && error.codes.some((code) => TRANSIENT.has(code))) {
+          return respond(
+            503,
+            { detail: 'Service temporarily unavailable.' },
+            { 'retry-after': String(RETRY_AFTER_SECONDS) },
+          );
+        }
+        // An unexpected error was logged when yoga masked it; anything else is logged here, once.
+        if (!(error instanceof OperationFailed && error.codes.includes('INTERNAL_SERVER_ERROR'))) {
+          yoga?.logger.error(error);
+        }
         return respond(500, { detail: 'A server error occurred.' });
       }
 
@@ -99,7 +161,7 @@ export function listingEndpoint({ publicBase }: ListingEndpointOptions): Plugin 
         count: page.count,
         next: nextLink(links),
         previous: previousLink(links),
-        results: page.results.map(toV2Package),
+        results: v2Records(page.results),
       });
     },
   };

@@ -9,6 +9,16 @@ function quotePlus(text: string): string {
     .replace(/%20/g, '+');
 }
 
+/** Python's string order: by code point (JavaScript's default sort compares UTF-16 code units instead). */
+function byCodePoint(a: string, b: string): number {
+  const left = Array.from(a, (char) => char.codePointAt(0) as number);
+  const right = Array.from(b, (char) => char.codePointAt(0) as number);
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    if (left[i] !== right[i]) return (left[i] as number) - (right[i] as number);
+  }
+  return left.length - right.length;
+}
+
 /** parse_qs(keep_blank_values=True) into an ordered map of key -> values, then urlencode(sorted(...), doseq). */
 function withParams(base: string, query: URLSearchParams, changes: Record<string, string | null>): string {
   const params = new Map<string, string[]>();
@@ -18,7 +28,7 @@ function withParams(base: string, query: URLSearchParams, changes: Record<string
     else params.set(key, [value]);
   }
   const pairs = [...params.keys()]
-    .sort()
+    .sort(byCodePoint)
     .flatMap((key) => (params.get(key) ?? []).map((value) => `${quotePlus(key)}=${quotePlus(value)}`));
   return `${base}?${pairs.join('&')}`;
 }
@@ -30,16 +40,17 @@ export interface LinkInput {
   query: URLSearchParams;
   count: number;
   limit: number;
-  offset: number;
+  /** As sent, however large: the links carry it back unclamped. */
+  offset: bigint;
 }
 
 export function nextLink({ base, query, count, limit, offset }: LinkInput): string | null {
-  if (offset + limit >= count) return null;
-  return withParams(base, query, { limit: String(limit), offset: String(offset + limit) });
+  if (offset + BigInt(limit) >= BigInt(count)) return null;
+  return withParams(base, query, { limit: String(limit), offset: String(offset + BigInt(limit)) });
 }
 
 export function previousLink({ base, query, limit, offset }: LinkInput): string | null {
-  if (offset <= 0) return null;
-  if (offset - limit <= 0) return withParams(base, query, { limit: String(limit), offset: null });
-  return withParams(base, query, { limit: String(limit), offset: String(offset - limit) });
+  if (offset <= 0n) return null;
+  if (offset - BigInt(limit) <= 0n) return withParams(base, query, { limit: String(limit), offset: null });
+  return withParams(base, query, { limit: String(limit), offset: String(offset - BigInt(limit)) });
 }

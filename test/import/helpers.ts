@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
-import { TABLES } from '../../src/db/write/store.js';
-import { createApp } from '../../src/graphql/yoga.js';
+import { TABLES } from '../../src/db/write/tables.js';
 import type { Source } from '../../src/import/sources.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package, V2Page } from '../../src/v2/records.js';
@@ -59,7 +59,7 @@ export async function readListing(db: Database, seed = 1): Promise<Map<string, V
 /** Every table's rows as text, sorted: equal dumps mean equal data. */
 export async function dumpTables(db: Database): Promise<Record<string, string[]>> {
   const dump: Record<string, string[]> = {};
-  for (const table of [...TABLES.map(([, name]) => name), 'listing_entry']) {
+  for (const table of [...TABLES.map(({ name }) => name), 'listing_entry']) {
     const rows = await db.prisma.$queryRawUnsafe<{ row: string }[]>(
       `SELECT (t.*)::text AS row FROM "${table}" t ORDER BY 1`,
     );

@@ -1,8 +1,8 @@
 // GET /v2/local-package-list/ on the app itself: headers, methods, the legacy record bytes for edge data,
 // and the same records in the same order as the GraphQL packages query.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { SlimPageDocument } from '../../src/generated/graphql/graphql.js';
-import { createApp } from '../../src/graphql/yoga.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Page } from '../../src/v2/records.js';
 import { edgePackages } from '../fixtures/edge-records.js';
@@ -125,17 +125,62 @@ describe(`the v2 listing endpoint on ${engineName}`, () => {
     expect(unknown.text).toBe('{"detail":"Not found."}');
   });
 
-  it('redirects the path without its trailing slash, as Django does', async () => {
-    const response = await app.fetch(`${ORIGIN}/v2/local-package-list?limit=3`, { redirect: 'manual' });
+  it('redirects the path without its trailing slash, as Django does: empty HTML, the query as received', async () => {
+    const response = await app.fetch(`${ORIGIN}/v2/local-package-list?limit=3&b=%7e&a`, { redirect: 'manual' });
     expect(response.status).toBe(301);
-    expect(response.headers.get('location')).toBe(`${PATH}?limit=3`);
+    expect(response.headers.get('location')).toBe(`${PATH}?limit=3&b=%7e&a`);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await response.text()).toBe('');
   });
 
-  it('hides internals when the database fails: 500 with a generic detail', async () => {
+  it('negotiates before the method: a bad format is 404 and an Accept without JSON 406, for every method', async () => {
+    for (const method of ['GET', 'OPTIONS', 'POST', 'DELETE']) {
+      const badFormat = await get('?format=xml', { method });
+      expect(badFormat.response.status, method).toBe(404);
+      expect(badFormat.text).toBe('{"detail":"Not found."}');
+      const html = await get('?limit=1', { method, headers: { accept: 'text/html' } });
+      expect(html.response.status, method).toBe(406);
+      expectV2Headers(html.response);
+      expect(html.text).toBe('{"detail":"Could not satisfy the request Accept header."}');
+    }
+    expect((await get('?format=&limit=1&seed=2')).response.status).toBe(200);
+  });
+
+  it('indents the page as DRF does for Accept: application/json; indent=N', async () => {
+    const compact = JSON.parse((await get('?limit=2&seed=5')).text);
+    const indented = await get('?limit=2&seed=5', { headers: { accept: 'application/json; indent=2' } });
+    expect(indented.response.status).toBe(200);
+    expect(indented.response.headers.get('content-type')).toBe('application/json');
+    expect(indented.text).toBe(JSON.stringify(compact, null, 2));
+    expect(indented.text.startsWith('{\n  "count": ')).toBe(true);
+  });
+
+  it('carries an offset of any size back in the links, unclamped', async () => {
+    const { response, text } = await get(`?limit=10&seed=1&offset=1${'0'.repeat(30)}`);
+    expect(response.status).toBe(200);
+    const page = JSON.parse(text) as V2Page;
+    expect(page.results).toEqual([]);
+    expect(page.next).toBeNull();
+    expect(page.previous).toBe(`${ORIGIN}${PATH}?limit=10&offset=${'9'.repeat(29)}0&seed=1`);
+  });
+
+  it('answers 503 with Retry-After, in DRF words, when the database is gone', async () => {
     const broken = await createTestDatabase();
     const brokenApp = createApp({ db: broken });
     await broken.destroy();
     const response = await brokenApp.fetch(`${ORIGIN}${PATH}?seed=1`);
+    expect(response.status).toBe(503);
+    expectV2Headers(response);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.text()).toBe('{"detail":"Service temporarily unavailable."}');
+  });
+
+  it('hides internals on an unexpected failure: 500 with a generic detail', async () => {
+    const failing = async (): Promise<never> => {
+      throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
+    };
+    const buggy = createApp({ db: { ...db, read: { session: () => ({ query: failing, end: async () => {} }) } } });
+    const response = await buggy.fetch(`${ORIGIN}${PATH}?seed=1`);
     expect(response.status).toBe(500);
     expectV2Headers(response);
     expect(await response.text()).toBe('{"detail":"A server error occurred."}');

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { nextLink, previousLink } from '../../src/rest/links.js';
 
 const base = 'https://api.example.com/v2/local-package-list/';
-const input = (query: string, offset: number, limit = 50, count = 1000) => ({
+const input = (query: string, offset: number | bigint, limit = 50, count = 1000) => ({
   base,
   query: new URLSearchParams(query),
   count,
   limit,
-  offset,
+  offset: BigInt(offset),
 });
 
 describe('v2 page links', () => {
@@ -46,6 +46,21 @@ describe('v2 page links', () => {
   it('form-encodes values: spaces as +, reserved and non-ASCII characters %-encoded', () => {
     expect(nextLink(input("q=a b&x=ü/é&y=!'()*~_.-&seed=1", 0))).toBe(
       `${base}?limit=50&offset=50&q=a+b&seed=1&x=%C3%BC%2F%C3%A9&y=%21%27%28%29%2A~_.-`,
+    );
+  });
+
+  it('carries an offset of any size back as sent, never clamped', () => {
+    const huge = 10n ** 30n;
+    expect(previousLink(input('offset=1000000000000000000000000000000&limit=10&seed=1', huge, 10))).toBe(
+      `${base}?limit=10&offset=999999999999999999999999999990&seed=1`,
+    );
+    expect(nextLink(input('offset=1000000000000000000000000000000&limit=10&seed=1', huge, 10))).toBeNull();
+  });
+
+  it('sorts the keys by code point, as Python does (not by UTF-16 code unit)', () => {
+    // U+FF5E (one UTF-16 unit, 0xFF5E) sorts before U+1F600 (surrogates 0xD83D...) by code point only.
+    expect(nextLink(input('%F0%9F%98%80=1&%EF%BD%9E=2&seed=1', 0))).toBe(
+      `${base}?limit=50&offset=50&seed=1&%EF%BD%9E=2&%F0%9F%98%80=1`,
     );
   });
 });

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as contract from '../../../shared/v2-contract/fields.mjs';
-import { createApp } from '../../src/graphql/yoga.js';
+import { createApp } from '../../src/app.js';
 import { edgePackages } from '../fixtures/edge-records.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 
@@ -38,7 +38,7 @@ describe(`OpenAPI description of the v2 endpoint (${engineName})`, () => {
       document as unknown as { paths: Record<string, { get: { parameters: { name: string }[]; responses: object } }> }
     ).paths['/v2/local-package-list/']?.get;
     expect(get?.parameters.map((p) => p.name)).toEqual(['format', 'limit', 'offset', 'seed']);
-    expect(Object.keys(get?.responses ?? {})).toEqual(['200', '400', '404', '405', '500']);
+    expect(Object.keys(get?.responses ?? {})).toEqual(['200', '400', '401', '404', '405', '406', '429', '500', '503']);
   });
 
   it.each([

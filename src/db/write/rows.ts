@@ -1,170 +1,66 @@
-// Turns v2 Package records into table rows. Records that several packages share (photographer, image,
-// tag, portfolio entry, add-on template, social site) come out once per identifier; nested arrays keep
-// their order in `position`.
-import { Prisma } from '../../generated/prisma/client.js';
-import type {
-  AddOnTemplateCreateManyInput,
-  CalendarWorkDayCreateManyInput,
-  ImageCreateManyInput,
-  LinkedAddOnCreateManyInput,
-  PackageCreateManyInput,
-  PackageImageCreateManyInput,
-  PackagePriorityTagCreateManyInput,
-  PackageSimplePortfolioCreateManyInput,
-  PhotographerCoverImageCreateManyInput,
-  PhotographerCreateManyInput,
-  PriorityTagCreateManyInput,
-  ReviewCreateManyInput,
-  SimplePortfolioCreateManyInput,
-  SocialCreateManyInput,
-  SocialSiteCreateManyInput,
-} from '../../generated/prisma/models.js';
-import type { JsonValue, V2Image, V2Package, V2Photographer } from '../../v2/records.js';
+// Turns v2 Package records into table rows, keyed by column name. A column takes the record's field of the same
+// name (the v2 names are the column names), so only what differs is written here: identifiers (`identifier` ->
+// `id`), owners and positions, and the values the listing nests (location, dimensions) or splits (created_at).
+// Records that several packages share come out once per identifier; nested lists keep their order in `position`.
+
+import type { V2Image, V2Package, V2Photographer } from '../../v2/records.js';
 import { parseMicroTimestamp } from '../../v2/timestamp.js';
+import { type ModelName, scalarFields } from '../columns.js';
+import { type SharedKind, sharedTables, TABLES } from './tables.js';
 
-/** Every table's rows for a set of packages, in an order that satisfies the foreign keys. */
-export interface Rows {
-  photographers: PhotographerCreateManyInput[];
-  reviews: ReviewCreateManyInput[];
-  images: ImageCreateManyInput[];
-  socialSites: SocialSiteCreateManyInput[];
-  socials: SocialCreateManyInput[];
-  coverImages: PhotographerCoverImageCreateManyInput[];
-  calendarWorkDays: CalendarWorkDayCreateManyInput[];
-  priorityTags: PriorityTagCreateManyInput[];
-  portfolios: SimplePortfolioCreateManyInput[];
-  addOnTemplates: AddOnTemplateCreateManyInput[];
-  packages: PackageCreateManyInput[];
-  packageImages: PackageImageCreateManyInput[];
-  packagePriorityTags: PackagePriorityTagCreateManyInput[];
-  packagePortfolios: PackageSimplePortfolioCreateManyInput[];
-  linkedAddOns: LinkedAddOnCreateManyInput[];
+export type Row = Record<string, unknown>;
+/** Every table's rows for a set of packages, by table name. */
+export type Rows = Record<string, Row[]>;
+
+const columns = new Map<ModelName, string[]>();
+const columnsOf = (model: ModelName) => {
+  let list = columns.get(model);
+  if (!list) {
+    list = scalarFields(model).map((field) => field.column);
+    columns.set(model, list);
+  }
+  return list;
+};
+
+/** The model's row: each column from `given`, else from the record's field of the same name. */
+function rowOf(model: ModelName, record: object, given: Row): Row {
+  const row: Row = {};
+  for (const column of columnsOf(model)) {
+    if (column in given) row[column] = given[column];
+    else if (column in record) row[column] = (record as Row)[column];
+    else throw new Error(`no value for ${model}.${column}`);
+  }
+  return row;
 }
 
-/** A nullable JSON column: JSON null is stored as SQL NULL (the listing only ever shows null there). */
-function nullableJson(value: JsonValue): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return value === null ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+const located = (location: { latitude: string; longitude: string; name: string }) => ({
+  latitude: location.latitude,
+  longitude: location.longitude,
+  location_name: location.name,
+});
+
+function imageRow(image: V2Image): Row {
+  return rowOf('Image', image, { id: image.identifier, ...image.dimensions });
 }
 
-function imageRow(image: V2Image): ImageCreateManyInput {
-  return {
-    id: image.identifier,
-    image: image.image,
-    thumbnail: image.thumbnail,
-    mobileThumbnail: image.mobile_thumbnail,
-    preload: image.preload,
-    width: image.dimensions.width,
-    height: image.dimensions.height,
-    imageTitle: image.image_title,
-    filesizeMb: image.filesize_mb,
-  };
-}
-
-function photographerRow(p: V2Photographer): PhotographerCreateManyInput {
+function photographerRow(p: V2Photographer): Row {
   const created = parseMicroTimestamp(p.created_at);
-  if (!created)
-    throw new Error(
-      `photographer ${p.identifier}: created_at ${JSON.stringify(p.created_at)} is not an ISO 8601 UTC timestamp`,
-    );
-  return {
+  if (!created) {
+    throw new Error(`photographer ${p.identifier}: created_at ${JSON.stringify(p.created_at)} is not an ISO timestamp`);
+  }
+  return rowOf('Photographer', p, {
     id: p.identifier,
-    name: p.name,
-    login: p.login,
-    domain: p.domain,
-    nextCustomDomain: p.next_custom_domain,
-    createdAt: created.date,
-    createdAtMicros: created.micros,
-    displayImage: p.display_image,
-    companyImage: p.company_image,
-    faviconImage: p.favicon_image,
-    companyName: p.company_name,
-    latitude: p.location.latitude,
-    longitude: p.location.longitude,
-    locationName: p.location.name,
-    calendarsJson: p.calendars_json,
-    currencyCode: p.currency_code,
-    currencySymbol: p.currency_symbol,
-    overrideCurrencyCode: p.override_currency_code,
-    overrideCurrencySymbol: p.override_currency_symbol,
-    paymentsOnboardCompleted: p.payments_onboard_completed,
-    freePlusMarketplacePlan: p.free_plus_marketplace_plan,
-    paymentsUserId: p.payments_user_id,
-    phone: p.phone,
-    backgroundColor: p.background_color,
-    displayFont: p.display_font,
-    secondaryFont: p.secondary_font,
-    fontColor: p.font_color,
-    taxRate: p.tax_rate,
-    startWorkTime: p.start_work_time,
-    endWorkTime: p.end_work_time,
-    crmOrganizationId: p.crm_organization_id,
-    buffer: p.buffer,
-    isCreatorOnly: p.is_creator_only,
-    activeWebsite: p.active_website,
-    designedByPlatform: p.designed_by_platform,
-    activeSubscriptionName: p.active_subscription_name,
-    planExternalWebsite: p.plan_external_website,
-  };
+    // timestamptz(3) would round the microseconds; they travel beside it, the column keeps the millisecond.
+    created_at: created.date.toISOString(),
+    created_at_micros: created.micros,
+    calendars_json: p.calendars_json,
+    ...located(p.location),
+  });
 }
 
-function packageRow(p: V2Package): PackageCreateManyInput {
-  return {
-    id: p.identifier,
-    photographerId: p.photographer.identifier,
-    activeWebsite: p.active_website,
-    title: p.title,
-    portraitImage: p.portrait_image,
-    landscapeImage: p.landscape_image,
-    category: p.category,
-    categoryName: p.category_name,
-    tagKeywords: p.tag_keywords,
-    hoursOfCoverage: p.hours_of_coverage,
-    numberOfPhotosMin: p.number_of_photos_min,
-    numberOfPhotosMax: p.number_of_photos_max,
-    daysToDelivery: p.days_to_delivery,
-    licenseType: p.license_type,
-    description: p.description,
-    whatsIncluded: p.whats_included,
-    whatToExpect: p.what_to_expect,
-    price: p.price,
-    paymentSchedule: p.payment_schedule,
-    depositFraction: p.deposit_fraction,
-    deposit: p.deposit,
-    faqs: p.faqs as Prisma.InputJsonValue,
-    cancellationPolicy: p.cancellation_policy,
-    extensionPolicy: p.extension_policy,
-    weatherPolicy: p.weather_policy,
-    licensePolicy: p.license_policy,
-    weeksAvailable: nullableJson(p.weeks_available),
-    paymentSchedulePolicy: p.payment_schedule_policy,
-    addOnsPolicy: p.add_ons_policy,
-    photoUploaded: p.photo_uploaded,
-    latitude: p.location.latitude,
-    longitude: p.location.longitude,
-    locationName: p.location.name,
-    status: p.status,
-    photographerEmail: p.photographer_email,
-    contractTemplate: nullableJson(p.contract_template),
-    questionnaireTemplate: nullableJson(p.questionnaire_template),
-    featured: p.featured,
-    startingAt: p.starting_at,
-    backgroundColor: p.background_color,
-    placeholderMessage: p.placeholder_message,
-    miniSessions: nullableJson(p.mini_sessions),
-    videoUrl: p.video_url,
-    showCalendar: p.show_calendar,
-    useTimePicker: p.use_time_picker,
-    urlSlug: p.url_slug,
-    featuredPosition: p.featured_position,
-    showOnMarketplace: p.show_on_marketplace,
-    hideFromExplore: p.hide_from_explore,
-    collectionItemId: nullableJson(p.collection_item_id),
-    instantBooking: p.instant_booking,
-  };
+function packageRow(p: V2Package): Row {
+  return rowOf('Package', p, { id: p.identifier, photographer_id: p.photographer.identifier, ...located(p.location) });
 }
-
-/** The kinds of shared records: stored once per identifier, linked from the records that embed them. */
-export type SharedKind = 'photographer' | 'image' | 'socialSite' | 'priorityTag' | 'portfolio' | 'addOnTemplate';
 
 export interface ToRowsOptions {
   /**
@@ -175,12 +71,12 @@ export interface ToRowsOptions {
 }
 
 /** Keeps the first row seen for each id. */
-class Unique<T extends { id: string }> {
-  private readonly byId = new Map<string, T>();
-  add(row: T): void {
-    if (!this.byId.has(row.id)) this.byId.set(row.id, row);
+class Unique {
+  private readonly byId = new Map<string, Row>();
+  add(id: string, make: () => Row): void {
+    if (!this.byId.has(id)) this.byId.set(id, make());
   }
-  rows(): T[] {
+  rows(): Row[] {
     return [...this.byId.values()];
   }
 }
@@ -192,33 +88,36 @@ class Unique<T extends { id: string }> {
  */
 export function toRows(records: Iterable<V2Package>, options: ToRowsOptions = {}): Rows {
   const skip = options.skip ?? (() => false);
-  const photographers = new Unique<PhotographerCreateManyInput>();
-  const images = new Unique<ImageCreateManyInput>();
-  const socialSites = new Unique<SocialSiteCreateManyInput>();
-  const priorityTags = new Unique<PriorityTagCreateManyInput>();
-  const portfolios = new Unique<SimplePortfolioCreateManyInput>();
-  const addOnTemplates = new Unique<AddOnTemplateCreateManyInput>();
+  const rows: Rows = Object.fromEntries(TABLES.map((table) => [table.name, []]));
+  const unique = new Map(sharedTables().map((table) => [table.name, { kind: table.owner.shared, rows: new Unique() }]));
+  /** A shared record's row, once per identifier, unless it is written already. */
+  const once = (table: string, id: string, make: () => Row) => {
+    const shared = unique.get(table);
+    if (shared && !skip(shared.kind, id)) shared.rows.add(id, make);
+  };
+  const push = (table: string, row: Row) => rows[table]?.push(row);
   const seenPhotographers = new Set<string>();
-  const rows: Rows = {
-    photographers: [],
-    reviews: [],
-    images: [],
-    socialSites: [],
-    socials: [],
-    coverImages: [],
-    calendarWorkDays: [],
-    priorityTags: [],
-    portfolios: [],
-    addOnTemplates: [],
-    packages: [],
-    packageImages: [],
-    packagePriorityTags: [],
-    packagePortfolios: [],
-    linkedAddOns: [],
-  };
-  const addImage = (image: V2Image) => {
-    if (!skip('image', image.identifier)) images.add(imageRow(image));
-  };
+
+  function addPhotographer(owner: V2Photographer): void {
+    const photographer_id = owner.identifier;
+    once('photographer', owner.identifier, () => photographerRow(owner));
+    if (owner.review) push('review', rowOf('Review', owner.review, { id: owner.review.identifier, photographer_id }));
+    owner.socials.forEach((social, position) => {
+      const site = social.social_site;
+      once('social_site', site.identifier, () => rowOf('SocialSite', site, { id: site.identifier }));
+      push(
+        'social',
+        rowOf('Social', social, { id: social.identifier, photographer_id, position, social_site_id: site.identifier }),
+      );
+    });
+    owner.cover_image.forEach((image, position) => {
+      once('image', image.identifier, () => imageRow(image));
+      push('photographer_cover_image', { photographer_id, position, image_id: image.identifier });
+    });
+    owner.calendar_work_days.forEach((day, position) => {
+      push('calendar_work_day', rowOf('CalendarWorkDay', day, { id: day.identifier, photographer_id, position }));
+    });
+  }
 
   for (const record of records) {
     const owner = record.photographer;
@@ -226,73 +125,26 @@ export function toRows(records: Iterable<V2Package>, options: ToRowsOptions = {}
       seenPhotographers.add(owner.identifier);
       if (!skip('photographer', owner.identifier)) addPhotographer(owner);
     }
-
-    rows.packages.push(packageRow(record));
+    const package_id = record.identifier;
+    push('package', packageRow(record));
     record.images.forEach((image, position) => {
-      addImage(image);
-      rows.packageImages.push({ packageId: record.identifier, position, imageId: image.identifier });
+      once('image', image.identifier, () => imageRow(image));
+      push('package_image', { package_id, position, image_id: image.identifier });
     });
     record.priority_tags.forEach((tag, position) => {
-      if (!skip('priorityTag', tag.identifier))
-        priorityTags.add({ id: tag.identifier, tag: tag.tag, priority: tag.priority });
-      rows.packagePriorityTags.push({ packageId: record.identifier, position, tagId: tag.identifier });
+      once('priority_tag', tag.identifier, () => rowOf('PriorityTag', tag, { id: tag.identifier }));
+      push('package_priority_tag', { package_id, position, tag_id: tag.identifier });
     });
     record.simple_portfolio.forEach((entry, position) => {
-      if (!skip('portfolio', entry.identifier)) {
-        portfolios.add({ id: entry.identifier, category: entry.category, bio: entry.bio });
-      }
-      rows.packagePortfolios.push({ packageId: record.identifier, position, portfolioId: entry.identifier });
+      once('simple_portfolio', entry.identifier, () => rowOf('SimplePortfolio', entry, { id: entry.identifier }));
+      push('package_simple_portfolio', { package_id, position, portfolio_id: entry.identifier });
     });
     record.linked_add_ons.forEach((link, position) => {
-      const t = link.package_add_on_template;
-      if (!skip('addOnTemplate', t.identifier)) {
-        addOnTemplates.add({ id: t.identifier, name: t.name, price: t.price, quantity: t.quantity });
-      }
-      rows.linkedAddOns.push({ id: link.identifier, packageId: record.identifier, position, templateId: t.identifier });
+      const template = link.package_add_on_template;
+      once('add_on_template', template.identifier, () => rowOf('AddOnTemplate', template, { id: template.identifier }));
+      push('linked_add_on', { id: link.identifier, package_id, position, template_id: template.identifier });
     });
   }
-
-  function addPhotographer(owner: V2Photographer): void {
-    photographers.add(photographerRow(owner));
-    if (owner.review) {
-      const { identifier, rating, url, number } = owner.review;
-      rows.reviews.push({ id: identifier, photographerId: owner.identifier, rating, url, number });
-    }
-    owner.socials.forEach((social, position) => {
-      const site = social.social_site;
-      if (!skip('socialSite', site.identifier)) {
-        socialSites.add({ id: site.identifier, name: site.name, description: site.description, icon: site.icon });
-      }
-      rows.socials.push({
-        id: social.identifier,
-        photographerId: owner.identifier,
-        position,
-        url: social.url,
-        socialSiteId: site.identifier,
-      });
-    });
-    owner.cover_image.forEach((image, position) => {
-      addImage(image);
-      rows.coverImages.push({ photographerId: owner.identifier, position, imageId: image.identifier });
-    });
-    owner.calendar_work_days.forEach((day, position) => {
-      rows.calendarWorkDays.push({
-        id: day.identifier,
-        photographerId: owner.identifier,
-        position,
-        workTimes: day.work_times,
-        day: day.day,
-        shortcut: day.shortcut,
-        active: day.active,
-      });
-    });
-  }
-
-  rows.photographers = photographers.rows();
-  rows.images = images.rows();
-  rows.socialSites = socialSites.rows();
-  rows.priorityTags = priorityTags.rows();
-  rows.portfolios = portfolios.rows();
-  rows.addOnTemplates = addOnTemplates.rows();
+  for (const [table, shared] of unique) rows[table] = shared.rows.rows();
   return rows;
 }

@@ -1,67 +1,36 @@
 // Writes rows into the database in bulk. Each table gets one statement per chunk: the rows travel as ONE
 // JSON parameter that PostgreSQL expands with json_populate_recordset, which is an order of magnitude faster
 // than Prisma's createMany on PGlite (100,000 packages: ~8 minutes with createMany) and works unchanged on
-// both engines. Shared records already present are left as they are.
+// both engines. The rows are keyed by column name already (src/db/write/rows.ts); the tables, their order and
+// what a repeated row means come from the registry (src/db/write/tables.ts).
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { Rows } from './rows.js';
+import type { Row, Rows } from './rows.js';
+import { LISTING_TABLE, type OwnedTable, TABLES } from './tables.js';
 
 export type TransactionClient = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
-
-/** The table of each kind of row, in foreign-key order. Column names are the snake_case of the field names. */
-export const TABLES: [keyof Rows, string, 'shared' | 'owned'][] = [
-  ['photographers', 'photographer', 'shared'],
-  ['reviews', 'review', 'shared'],
-  ['images', 'image', 'shared'],
-  ['socialSites', 'social_site', 'shared'],
-  ['socials', 'social', 'shared'],
-  ['coverImages', 'photographer_cover_image', 'shared'],
-  ['calendarWorkDays', 'calendar_work_day', 'shared'],
-  ['priorityTags', 'priority_tag', 'shared'],
-  ['portfolios', 'simple_portfolio', 'shared'],
-  ['addOnTemplates', 'add_on_template', 'shared'],
-  ['packages', 'package', 'owned'],
-  ['packageImages', 'package_image', 'owned'],
-  ['packagePriorityTags', 'package_priority_tag', 'owned'],
-  ['packagePortfolios', 'package_simple_portfolio', 'owned'],
-  ['linkedAddOns', 'linked_add_on', 'owned'],
-];
 
 // Rows per statement: large enough to amortise the round trip, small enough to keep memory flat.
 const CHUNK = 2000;
 
-const columnNames = new Map<string, string>();
-
-/** photographerId -> photographer_id (the schema maps every field to its snake_case column). */
-export function columnName(field: string): string {
-  let column = columnNames.get(field);
-  if (column === undefined) {
-    column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-    columnNames.set(field, column);
-  }
-  return column;
-}
-
-/** One row as the JSON object json_populate_recordset reads: column names, SQL NULL for Prisma.DbNull. */
-function toColumns(row: object): Record<string, unknown> {
-  const columns: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(row)) columns[columnName(field)] = value === Prisma.DbNull ? null : value;
-  return columns;
-}
-
-async function bulkInsert(tx: TransactionClient, table: string, rows: object[], kind: 'shared' | 'owned') {
-  const conflict = kind === 'shared' ? ' ON CONFLICT DO NOTHING' : '';
+async function bulkInsert(tx: TransactionClient, table: string, rows: Row[], skipExisting: boolean) {
+  const conflict = skipExisting ? ' ON CONFLICT DO NOTHING' : '';
   for (let start = 0; start < rows.length; start += CHUNK) {
-    const json = JSON.stringify(rows.slice(start, start + CHUNK).map(toColumns));
     await tx.$executeRawUnsafe(
       `INSERT INTO "${table}" SELECT * FROM json_populate_recordset(NULL::"${table}", $1::json)${conflict}`,
-      json,
+      JSON.stringify(rows.slice(start, start + CHUNK)),
     );
   }
 }
 
 export async function insertRows(tx: TransactionClient, rows: Rows): Promise<void> {
-  for (const [key, table, kind] of TABLES) await bulkInsert(tx, table, rows[key], kind);
+  for (const table of TABLES) await bulkInsert(tx, table.name, rows[table.name] ?? [], table.skipExisting);
+}
+
+/** Empties every table of the listing, children first. */
+export async function deleteEverything(tx: TransactionClient): Promise<void> {
+  for (const table of [LISTING_TABLE, ...[...TABLES].reverse().map((t) => t.name)]) {
+    await tx.$executeRawUnsafe(`DELETE FROM "${table}"`);
+  }
 }
 
 /**
@@ -85,20 +54,20 @@ const MAX_JSON_CHARS = 16 * 1024 * 1024;
 
 interface JsonBatch {
   json: string;
-  rows: object[];
+  rows: Row[];
 }
 
 /**
  * The rows as JSON array texts of about CHUNK rows and MAX_JSON_CHARS characters at most. With `groupOf`, a
  * batch is only cut between groups, so the rows of one group (one owner's list) always travel together.
  */
-function* jsonBatches(rows: object[], groupOf?: (row: object) => string): Generator<JsonBatch> {
+function* jsonBatches(rows: Row[], groupOf?: (row: Row) => string): Generator<JsonBatch> {
   let parts: string[] = [];
-  let batch: object[] = [];
+  let batch: Row[] = [];
   let size = 0;
   let group: string | undefined;
   for (const row of rows) {
-    const json = JSON.stringify(toColumns(row));
+    const json = JSON.stringify(row);
     const rowGroup = groupOf?.(row);
     const full = parts.length >= CHUNK || size + json.length > MAX_JSON_CHARS;
     if (parts.length > 0 && full && (groupOf === undefined || rowGroup !== group)) {
@@ -136,14 +105,12 @@ export interface UpsertedRow {
 export async function upsertById<Extra extends object = object>(
   tx: TransactionClient,
   table: string,
-  rows: object[],
+  rows: Row[],
   returning = '',
 ): Promise<(UpsertedRow & Extra)[]> {
   const first = rows[0];
   if (!first) return [];
-  const columns = Object.keys(first)
-    .map(columnName)
-    .filter((c) => c !== 'id');
+  const columns = Object.keys(first).filter((c) => c !== 'id');
   const set = columns.map((c) => `${quoted(c)} = excluded.${quoted(c)}`).join(', ');
   const written: (UpsertedRow & Extra)[] = [];
   for (const { json } of jsonBatches(rows)) {
@@ -158,20 +125,11 @@ export async function upsertById<Extra extends object = object>(
   return written;
 }
 
-/** A table of records that belong to one owner each (a package's images, a photographer's socials, ...). */
-export interface OwnedTable {
-  table: string;
-  /** The field of the owner's id in the rows, e.g. `packageId`. */
-  ownerField: string;
-  /** Whether rows carry an `id` of their own, which must not belong to another owner. */
-  keyed: boolean;
-}
-
 export interface ReplaceResult {
   /** Owners among `existing` whose stored rows differed from the given ones (now replaced). */
   changed: string[];
   /** Keyed rows not written because their id belongs to another owner already (or repeats among the rows). */
-  refused: object[];
+  refused: Row[];
 }
 
 /**
@@ -183,11 +141,11 @@ export async function replaceOwned(
   tx: TransactionClient,
   spec: OwnedTable,
   owners: { existing: string[]; fresh: string[] },
-  rows: object[],
+  rows: Row[],
 ): Promise<ReplaceResult> {
-  const ownerOf = (row: object) => (row as Record<string, string>)[spec.ownerField] as string;
-  const owner = quoted(columnName(spec.ownerField));
-  const table = quoted(spec.table);
+  const ownerOf = (row: Row) => row[spec.owner.column] as string;
+  const owner = quoted(spec.owner.column);
+  const table = quoted(spec.name);
   const existing = new Set(owners.existing);
   const changed = new Set<string>();
   if (existing.size > 0) {
@@ -221,9 +179,9 @@ export async function replaceOwned(
   }
   const fresh = new Set(owners.fresh);
   const toWrite = rows.filter((row) => fresh.has(ownerOf(row)) || changed.has(ownerOf(row)));
-  const refused: object[] = [];
+  const refused: Row[] = [];
   for (const batch of jsonBatches(toWrite)) {
-    if (!spec.keyed) {
+    if (!spec.owner.keyed) {
       await tx.$executeRawUnsafe(
         `INSERT INTO ${table} SELECT * FROM json_populate_recordset(NULL::${table}, $1::json)`,
         batch.json,
@@ -252,7 +210,7 @@ export async function replaceOwned(
 /** The owner holding each of the given ids in a keyed owned table. */
 export async function ownersOf(tx: TransactionClient, spec: OwnedTable, ids: string[]): Promise<Map<string, string>> {
   const rows = await tx.$queryRawUnsafe<{ id: string; owner: string }[]>(
-    `SELECT id::text AS id, ${quoted(columnName(spec.ownerField))}::text AS owner FROM "${spec.table}"
+    `SELECT id::text AS id, ${quoted(spec.owner.column)}::text AS owner FROM "${spec.name}"
      WHERE id = ${anyUuid('$1')}`,
     JSON.stringify(ids),
   );

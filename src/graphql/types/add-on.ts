@@ -5,7 +5,7 @@ export const AddOnTemplate = builder.prismaObject('AddOnTemplate', {
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Add-on template id (UUID).' }),
     name: t.exposeString('name', { description: 'Name of the add-on.' }),
-    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (a) => a.price.toFixed(2) }),
+    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (a) => a.price }),
     quantity: t.exposeInt('quantity', { description: 'Quantity included.' }),
   }),
 });

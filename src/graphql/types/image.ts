@@ -21,7 +21,7 @@ export const Image = builder.prismaObject('Image', {
       type: 'Decimal',
       nullable: true,
       description: 'File size in megabytes, 2 decimals.',
-      resolve: (i) => i.filesizeMb?.toFixed(2) ?? null,
+      resolve: (i) => i.filesizeMb,
     }),
   }),
 });

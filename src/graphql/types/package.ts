@@ -1,4 +1,6 @@
 import { builder } from '../builder.js';
+import { upTo } from '../limits.js';
+import { privateField } from '../private-fields.js';
 import { LinkedAddOn } from './add-on.js';
 import { Image } from './image.js';
 import { Photographer } from './photographer.js';
@@ -32,6 +34,7 @@ export const Package = builder.prismaObject('Package', {
     categoryName: t.exposeString('categoryName', { description: 'Category label.' }),
     priorityTags: t.field({
       type: [PriorityTag],
+      complexity: upTo(10),
       description: 'Tags, in display order.',
       resolve: (p, _args, ctx) => ctx.loaders.priorityTags.load(p.id),
     }),
@@ -42,7 +45,7 @@ export const Package = builder.prismaObject('Package', {
       type: 'Decimal',
       nullable: true,
       description: 'Hours of coverage, 3 decimals.',
-      resolve: (p) => p.hoursOfCoverage?.toFixed(3) ?? null,
+      resolve: (p) => p.hoursOfCoverage,
     }),
     numberOfPhotosMin: t.exposeInt('numberOfPhotosMin', { nullable: true, description: 'Fewest photos delivered.' }),
     numberOfPhotosMax: t.exposeInt('numberOfPhotosMax', { nullable: true, description: 'Most photos delivered.' }),
@@ -54,26 +57,27 @@ export const Package = builder.prismaObject('Package', {
     description: t.exposeString('description', { description: 'Description, HTML markup.' }),
     whatsIncluded: t.exposeString('whatsIncluded', { description: "What's included, HTML markup." }),
     whatToExpect: t.exposeString('whatToExpect', { description: 'What to expect, HTML markup.' }),
-    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (p) => p.price.toFixed(2) }),
+    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (p) => p.price }),
     paymentSchedule: t.field({
       type: 'Decimal',
       nullable: true,
       description: 'Payment schedule value, 9 decimals. Never set together with depositFraction.',
-      resolve: (p) => p.paymentSchedule?.toFixed(9) ?? null,
+      resolve: (p) => p.paymentSchedule,
     }),
     depositFraction: t.field({
       type: 'Decimal',
       nullable: true,
       description: 'Share of the price due as deposit, 9 decimals. Never set together with paymentSchedule.',
-      resolve: (p) => p.depositFraction?.toFixed(9) ?? null,
+      resolve: (p) => p.depositFraction,
     }),
     deposit: t.field({
       type: 'Decimal',
       description: 'Deposit amount, 2 decimals.',
-      resolve: (p) => p.deposit.toFixed(2),
+      resolve: (p) => p.deposit,
     }),
     faqs: t.field({
       type: ['JSON'],
+      complexity: upTo(10),
       nullable: { list: false, items: true },
       description: 'Frequently asked questions; the item shape is not specified, so items are given as stored.',
       resolve: (p) => (Array.isArray(p.faqs) ? p.faqs : []),
@@ -103,12 +107,16 @@ export const Package = builder.prismaObject('Package', {
     location: t.field({ type: Location, description: 'Where the package takes place.', resolve: (p) => p }),
     images: t.field({
       type: [Image],
+      complexity: upTo(10),
       description: 'Images of the package, in display order.',
       resolve: (p, _args, ctx) => ctx.loaders.packageImages.load(p.id),
     }),
     status: t.exposeInt('status', { description: 'Status code; 1 on listed packages.' }),
     photographerEmail: t.exposeString('photographerEmail', {
-      description: 'Contact e-mail address of the photographer.',
+      ...privateField,
+      nullable: true,
+      description:
+        'Contact e-mail address of the photographer. Private: null without an API key that has the "private" scope.',
     }),
     contractTemplate: t.field({
       type: 'JSON',
@@ -126,6 +134,7 @@ export const Package = builder.prismaObject('Package', {
     startingAt: t.exposeBoolean('startingAt', { description: 'Whether the price is a "starting at" price.' }),
     simplePortfolio: t.field({
       type: [SimplePortfolio],
+      complexity: upTo(5),
       description: 'Portfolio entries shown with the package, in display order.',
       resolve: (p, _args, ctx) => ctx.loaders.simplePortfolio.load(p.id),
     }),
@@ -142,6 +151,7 @@ export const Package = builder.prismaObject('Package', {
     useTimePicker: t.exposeBoolean('useTimePicker', { description: 'Whether a time picker is used when booking.' }),
     linkedAddOns: t.field({
       type: [LinkedAddOn],
+      complexity: upTo(5),
       description: 'Add-ons offered with the package, in display order.',
       resolve: (p, _args, ctx) => ctx.loaders.linkedAddOns.load(p.id),
     }),

@@ -1,8 +1,11 @@
 import { formatMicroTimestamp } from '../../v2/timestamp.js';
 import { builder } from '../builder.js';
-import { photographerProfile } from '../loaders.js';
+import { upTo } from '../limits.js';
+import { privateField } from '../private-fields.js';
 import { Image } from './image.js';
 import { ClockTime, Location, parseClockTime, parseWorkTimes, WorkTimeRange } from './value-types.js';
+
+const PRIVATE = 'Private: null without an API key that has the "private" scope.';
 
 const rawJsonText = (what: string) =>
   `${what} as the exact stored JSON text (what the v2 listing emits byte for byte).`;
@@ -14,7 +17,7 @@ export const Review = builder.prismaObject('Review', {
     rating: t.field({
       type: 'Decimal',
       description: 'Average rating, 1 decimal.',
-      resolve: (r) => r.rating.toFixed(1),
+      resolve: (r) => r.rating,
     }),
     url: t.exposeString('url', { description: 'Absolute URL of the reviews page.' }),
     number: t.exposeInt('number', { description: 'Count of reviews.' }),
@@ -51,6 +54,7 @@ export const CalendarWorkDay = builder.prismaObject('CalendarWorkDay', {
     id: t.exposeID('id', { description: 'Work day id (UUID).' }),
     workTimes: t.field({
       type: [WorkTimeRange],
+      complexity: upTo(3),
       description: 'The stretches of working time that day.',
       resolve: (d) => parseWorkTimes(d.workTimes),
     }),
@@ -67,8 +71,13 @@ export const CalendarWorkDay = builder.prismaObject('CalendarWorkDay', {
 
 export const Photographer = builder.prismaObject('Photographer', {
   description: 'The profile of a photographer who offers packages, as embedded in each of their packages.',
-  // The shape the photographer loader delivers: the type and the loader share one definition.
-  include: photographerProfile,
+  // The shape the store delivers: the photographer with its embedded profile.
+  include: {
+    review: true,
+    socials: { include: { socialSite: true } },
+    coverImages: { include: { image: true } },
+    calendarWorkDays: true,
+  },
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Photographer id (UUID).' }),
     name: t.exposeString('name', { description: "Person's name." }),
@@ -118,24 +127,32 @@ export const Photographer = builder.prismaObject('Photographer', {
       description: 'Whether the photographer is on the free-plus-marketplace plan.',
     }),
     paymentsUserId: t.exposeString('paymentsUserId', {
-      description: "Identifier of the photographer's account at a payment processor.",
+      ...privateField,
+      nullable: true,
+      description: `Identifier of the photographer's account at a payment processor. ${PRIVATE}`,
     }),
     socials: t.field({
       type: [Social],
+      complexity: upTo(5),
       description: 'Links to social sites, in display order.',
       resolve: (p) => p.socials,
     }),
     coverImages: t.field({
       type: [Image],
+      complexity: upTo(5),
       description: 'Cover images, in display order.',
       resolve: (p) => p.coverImages.map((c) => c.image),
     }),
-    phone: t.exposeString('phone', { nullable: true, description: 'Phone number, digits only.' }),
+    phone: t.exposeString('phone', {
+      ...privateField,
+      nullable: true,
+      description: `Phone number, digits only. ${PRIVATE}`,
+    }),
     backgroundColor: t.exposeString('backgroundColor', { nullable: true, description: 'Background colour, hex.' }),
     displayFont: t.exposeString('displayFont', { nullable: true, description: 'Display font name.' }),
     secondaryFont: t.exposeString('secondaryFont', { nullable: true, description: 'Secondary font name.' }),
     fontColor: t.exposeString('fontColor', { nullable: true, description: 'Font colour, hex.' }),
-    taxRate: t.field({ type: 'Decimal', description: 'Tax rate, 4 decimals.', resolve: (p) => p.taxRate.toFixed(4) }),
+    taxRate: t.field({ type: 'Decimal', description: 'Tax rate, 4 decimals.', resolve: (p) => p.taxRate }),
     startWorkTime: t.field({
       type: ClockTime,
       description: 'Start of the working day.',
@@ -150,12 +167,14 @@ export const Photographer = builder.prismaObject('Photographer', {
     endWorkTimeJson: t.exposeString('endWorkTime', { description: rawJsonText('End of the working day') }),
     calendarWorkDays: t.field({
       type: [CalendarWorkDay],
+      complexity: upTo(7),
       description: 'One entry per weekday, in the stored order (not necessarily Sunday first).',
       resolve: (p) => p.calendarWorkDays,
     }),
     crmOrganizationId: t.exposeString('crmOrganizationId', {
+      ...privateField,
       nullable: true,
-      description: 'Organisation id in the CRM.',
+      description: `Organisation id in the CRM. ${PRIVATE}`,
     }),
     buffer: t.field({
       type: ClockTime,

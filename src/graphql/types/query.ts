@@ -1,8 +1,8 @@
-import type { Package as PackageRow } from '../../generated/prisma/client.js';
-import { chooseSeed, countListed, DEFAULT_LIMIT, loadPage, MAX_LIMIT } from '../../listing/page.js';
+import { chooseSeed, DEFAULT_LIMIT, loadPage, MAX_LIMIT } from '../../listing/page.js';
+import type { PackageRow } from '../../listing/rows.js';
 import { builder } from '../builder.js';
 import { badUserInput, requireUuid } from '../errors.js';
-import { photographerProfile } from '../loaders.js';
+import { upTo } from '../limits.js';
 import { Package } from './package.js';
 import { Photographer } from './photographer.js';
 
@@ -25,9 +25,10 @@ const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
     }),
     results: t.field({
       type: [Package],
+      complexity: upTo(1), // the page size is priced on `packages`
       description: 'The packages of this page, in the seeded order.',
       resolve: (page, _args, ctx): Promise<PackageRow[]> =>
-        loadPage(ctx.loaders.prisma, page.count, page.seed, page.offset, page.limit),
+        loadPage(ctx.store, page.count, page.seed, page.offset, page.limit),
     }),
   }),
 });
@@ -39,6 +40,8 @@ builder.queryType({
       type: PackagePage,
       description:
         'A page of the listed packages (status 1). The order is a pseudo-random permutation fixed by the seed: the same seed gives the same order, and walking the pages gives every package exactly once while the data does not change.',
+      // Everything below is served once per package of the page.
+      complexity: (args) => ({ field: 1, multiplier: Math.max(1, args.limit ?? DEFAULT_LIMIT) }),
       args: {
         limit: t.arg.int({ defaultValue: DEFAULT_LIMIT, description: `Page size, 1 to ${MAX_LIMIT}.` }),
         offset: t.arg.int({ defaultValue: 0, description: 'Zero-based index of the first record, 0 or more.' }),
@@ -52,7 +55,7 @@ builder.queryType({
         const offset = args.offset ?? 0;
         if (limit < 1 || limit > MAX_LIMIT) throw badUserInput(`limit must be from 1 to ${MAX_LIMIT}, got ${limit}`);
         if (offset < 0) throw badUserInput(`offset must be 0 or more, got ${offset}`);
-        const count = await countListed(ctx.loaders.prisma);
+        const count = await ctx.store.countListed();
         return { count, limit, offset, seed: args.seed ?? chooseSeed() };
       },
     }),
@@ -61,20 +64,14 @@ builder.queryType({
       nullable: true,
       description: 'A listed package by id; null when there is none.',
       args: { id: t.arg.id({ required: true, description: 'Package id (UUID).' }) },
-      resolve: (_root, args, ctx) =>
-        ctx.loaders.prisma.package.findFirst({ where: { id: requireUuid(String(args.id), 'id'), status: 1 } }),
+      resolve: (_root, args, ctx) => ctx.store.listedPackage(requireUuid(String(args.id), 'id')),
     }),
     photographer: t.field({
       type: Photographer,
       nullable: true,
       description: 'A photographer with at least one listed package, by id; null when there is none.',
       args: { id: t.arg.id({ required: true, description: 'Photographer id (UUID).' }) },
-      resolve: (_root, args, ctx) =>
-        ctx.loaders.prisma.photographer.findFirst({
-          where: { id: requireUuid(String(args.id), 'id'), packages: { some: { status: 1 } } },
-          include: photographerProfile,
-          relationLoadStrategy: 'join',
-        }),
+      resolve: (_root, args, ctx) => ctx.store.listedPhotographer(requireUuid(String(args.id), 'id')),
     }),
   }),
 });

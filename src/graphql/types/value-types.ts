@@ -1,10 +1,9 @@
 // Small value types without a table of their own: Location, Dimensions, ClockTime, WorkTimeRange.
-import type { Prisma } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 
 export interface LocationValue {
-  latitude: Prisma.Decimal;
-  longitude: Prisma.Decimal;
+  latitude: string;
+  longitude: string;
   locationName: string;
 }
 
@@ -14,12 +13,12 @@ export const Location = builder.objectRef<LocationValue>('Location').implement({
     latitude: t.field({
       type: 'Decimal',
       description: 'Latitude in degrees, 6 decimals.',
-      resolve: (l) => l.latitude.toFixed(6),
+      resolve: (l) => l.latitude,
     }),
     longitude: t.field({
       type: 'Decimal',
       description: 'Longitude in degrees, 6 decimals.',
-      resolve: (l) => l.longitude.toFixed(6),
+      resolve: (l) => l.longitude,
     }),
     name: t.string({ description: 'Place label, e.g. a city.', resolve: (l) => l.locationName }),
   }),

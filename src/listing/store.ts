@@ -1,0 +1,155 @@
+// The store: the only reader of the database. Each function is one SQL statement (prepared once per connection)
+// on the request's read session, so everything a request reads comes from one snapshot. The batch functions
+// take many keys at once and answer in key order; the DataLoaders (src/graphql/loaders.ts) call them.
+//
+// Column lists come from the Prisma schema (src/db/columns.ts). Nested lists of a package come as plain rows,
+// one statement per relation; a photographer comes with its embedded profile (review, socials, cover images,
+// work days) in one statement, as JSON built by PostgreSQL.
+import { jsonObject, selectList, tableName } from '../db/columns.js';
+import type { SqlReader, SqlStatement } from '../db/sql.js';
+import type {
+  ImageRow,
+  LinkedAddOnRow,
+  PackageRow,
+  PhotographerProfile,
+  PriorityTagRow,
+  SimplePortfolioRow,
+} from './rows.js';
+
+const statement = (name: string, text: string): SqlStatement => ({ name, text: text.replace(/\s+/g, ' ').trim() });
+
+const COUNT = statement(
+  'listing_count',
+  // The positions are dense (0..n-1): the highest one plus one is one step down the primary-key index.
+  'SELECT coalesce(max(position) + 1, 0)::int AS count FROM listing_entry',
+);
+
+const PAGE = statement(
+  'listing_page',
+  `SELECT e.position AS "listingPosition", ${selectList('Package', 'p')}
+   FROM listing_entry e JOIN package p ON p.id = e.package_id
+   WHERE e.position = ANY($1::int[])`,
+);
+
+const LISTED_PACKAGE = statement(
+  'listed_package',
+  `SELECT ${selectList('Package', 'p')} FROM package p WHERE p.id = $1::uuid AND p.status = 1`,
+);
+
+const PROFILE = `${selectList('Photographer', 'ph')},
+  (SELECT ${jsonObject('Review', 'r')} FROM review r WHERE r.photographer_id = ph.id) AS review,
+  coalesce((SELECT json_agg(${jsonObject('Social', 's', `'socialSite', ${jsonObject('SocialSite', 'ss')}`)} ORDER BY s.position)
+    FROM social s JOIN social_site ss ON ss.id = s.social_site_id WHERE s.photographer_id = ph.id), '[]') AS socials,
+  coalesce((SELECT json_agg(${jsonObject('PhotographerCoverImage', 'c', `'image', ${jsonObject('Image', 'i')}`)} ORDER BY c.position)
+    FROM photographer_cover_image c JOIN image i ON i.id = c.image_id WHERE c.photographer_id = ph.id), '[]') AS "coverImages",
+  coalesce((SELECT json_agg(${jsonObject('CalendarWorkDay', 'd')} ORDER BY d.position)
+    FROM calendar_work_day d WHERE d.photographer_id = ph.id), '[]') AS "calendarWorkDays"`;
+
+const PHOTOGRAPHERS = statement(
+  'photographers',
+  `SELECT ${PROFILE} FROM photographer ph WHERE ph.id = ANY($1::uuid[])`,
+);
+
+const LISTED_PHOTOGRAPHER = statement(
+  'listed_photographer',
+  `SELECT ${PROFILE} FROM photographer ph
+   WHERE ph.id = $1::uuid AND EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ph.id AND p.status = 1)`,
+);
+
+/** A package's ordered list of shared records: the link table's rows joined to the records. */
+const children = (name: string, link: string, model: 'Image' | 'PriorityTag' | 'SimplePortfolio', key: string) =>
+  statement(
+    name,
+    `SELECT l.package_id AS "packageId", ${selectList(model, 'x')}
+     FROM ${link} l JOIN ${tableName(model)} x ON x.id = l.${key}
+     WHERE l.package_id = ANY($1::uuid[]) ORDER BY l.package_id, l.position`,
+  );
+
+const IMAGES = children('package_images', 'package_image', 'Image', 'image_id');
+const TAGS = children('package_tags', 'package_priority_tag', 'PriorityTag', 'tag_id');
+const PORTFOLIO = children('package_portfolio', 'package_simple_portfolio', 'SimplePortfolio', 'portfolio_id');
+
+const ADD_ONS = statement(
+  'package_add_ons',
+  `SELECT ${selectList('LinkedAddOn', 'l')}, ${selectList('AddOnTemplate', 't', 'template.')}
+   FROM linked_add_on l JOIN add_on_template t ON t.id = l.template_id
+   WHERE l.package_id = ANY($1::uuid[]) ORDER BY l.package_id, l.position`,
+);
+
+/** Rows grouped under the keys asked for, in key order (a key without rows gets an empty list). */
+function groupedBy<Row extends { packageId: string }, Child>(
+  keys: readonly string[],
+  rows: Row[],
+  childOf: (row: Row) => Child,
+): Child[][] {
+  const groups = new Map<string, Child[]>(keys.map((key) => [key, []]));
+  for (const row of rows) groups.get(row.packageId)?.push(childOf(row));
+  return keys.map((key) => groups.get(key) ?? []);
+}
+
+/** Moves the columns named `prefix.field` into a nested object under `prefix`. */
+function nest<Row>(row: Record<string, unknown>, prefix: string): Row {
+  const nested: Record<string, unknown> = {};
+  const out: Record<string, unknown> = { [prefix]: nested };
+  for (const [key, value] of Object.entries(row)) {
+    if (key.startsWith(`${prefix}.`)) nested[key.slice(prefix.length + 1)] = value;
+    else out[key] = value;
+  }
+  return out as Row;
+}
+
+export function createStore(sql: SqlReader) {
+  return {
+    async countListed(): Promise<number> {
+      const [row] = await sql.query<{ count: number }>(COUNT);
+      return row?.count ?? 0;
+    },
+
+    /** The listed packages at these listing positions, in the order of the positions. */
+    async packagesAt(positions: readonly number[]): Promise<PackageRow[]> {
+      if (positions.length === 0) return [];
+      const rows = await sql.query<PackageRow & { listingPosition: number }>(PAGE, [positions]);
+      const byPosition = new Map(rows.map(({ listingPosition, ...row }) => [listingPosition, row as PackageRow]));
+      return positions.map((position) => byPosition.get(position)).filter((row) => row !== undefined);
+    },
+
+    async listedPackage(id: string): Promise<PackageRow | null> {
+      const [row] = await sql.query<PackageRow>(LISTED_PACKAGE, [id]);
+      return row ?? null;
+    },
+
+    async listedPhotographer(id: string): Promise<PhotographerProfile | null> {
+      const [row] = await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHER, [id]);
+      return row ?? null;
+    },
+
+    /** Photographers with their profiles, in key order; null where there is none. */
+    async photographers(ids: readonly string[]): Promise<(PhotographerProfile | null)[]> {
+      const rows = await sql.query<PhotographerProfile>(PHOTOGRAPHERS, [ids]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+
+    async packageImages(packageIds: readonly string[]): Promise<ImageRow[][]> {
+      const rows = await sql.query<ImageRow & { packageId: string }>(IMAGES, [packageIds]);
+      return groupedBy(packageIds, rows, ({ packageId: _, ...image }) => image as ImageRow);
+    },
+
+    async priorityTags(packageIds: readonly string[]): Promise<PriorityTagRow[][]> {
+      const rows = await sql.query<PriorityTagRow & { packageId: string }>(TAGS, [packageIds]);
+      return groupedBy(packageIds, rows, ({ packageId: _, ...tag }) => tag as PriorityTagRow);
+    },
+
+    async simplePortfolio(packageIds: readonly string[]): Promise<SimplePortfolioRow[][]> {
+      const rows = await sql.query<SimplePortfolioRow & { packageId: string }>(PORTFOLIO, [packageIds]);
+      return groupedBy(packageIds, rows, ({ packageId: _, ...entry }) => entry as SimplePortfolioRow);
+    },
+
+    async linkedAddOns(packageIds: readonly string[]): Promise<LinkedAddOnRow[][]> {
+      const rows = await sql.query<Record<string, unknown> & { packageId: string }>(ADD_ONS, [packageIds]);
+      return groupedBy(packageIds, rows, (row) => nest<LinkedAddOnRow>(row, 'template'));
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;
