@@ -1,8 +1,8 @@
 // `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
 import { parseArgs } from 'node:util';
+import { interruptSignal } from '../../lifecycle.js';
 import { progressReporter } from '../../progress.js';
-import { runJob } from '../../startup.js';
-import { openDatabase } from '../client.js';
+import { openForJob, runJob } from '../../startup.js';
 import { migrate } from '../migrate.js';
 import { countPackages, seedDemoData } from './seed.js';
 
@@ -29,17 +29,24 @@ function readOptions() {
 await runJob(
   async (config) => {
     const options = readOptions();
-    const db = await openDatabase(config.database);
+    const signal = interruptSignal();
+    const db = await openForJob(config);
     try {
-      await migrate(db);
-      const existing = await countPackages(db);
-      if (existing > 0 && !options.reset) {
-        throw new UsageError(`the database already holds ${existing} packages; add --reset to replace them`);
-      }
-      const started = Date.now();
-      await seedDemoData(db, { ...options, onProgress: progressReporter('seeding') });
-      const seconds = (Date.now() - started) / 1000;
-      console.log(`seeded ${options.packages} packages in ${seconds.toFixed(1)} s (${db.kind})`);
+      // Under the start-up lock: a server starting meanwhile neither migrates nor seeds at the same time.
+      await db.withStartupLock(
+        async () => {
+          await migrate(db);
+          const existing = await countPackages(db);
+          if (existing > 0 && !options.reset) {
+            throw new UsageError(`the database already holds ${existing} packages; add --reset to replace them`);
+          }
+          const started = Date.now();
+          await seedDemoData(db, { ...options, onProgress: progressReporter('seeding'), signal });
+          const seconds = (Date.now() - started) / 1000;
+          console.log(`seeded ${options.packages} packages in ${seconds.toFixed(1)} s (${db.kind})`);
+        },
+        (line) => console.error(line),
+      );
     } finally {
       await db.close();
     }

@@ -2,7 +2,13 @@
 // seed leaves the database as it was.
 import type { Database } from '../client.js';
 import { toRows } from '../write/rows.js';
-import { insertRows, refreshStatistics, renumberListing, type TransactionClient } from '../write/store.js';
+import {
+  deleteEverything,
+  insertRows,
+  refreshStatistics,
+  renumberListing,
+  type TransactionClient,
+} from '../write/store.js';
 import { generatePackages } from './generate.js';
 
 export interface SeedOptions {
@@ -10,33 +16,21 @@ export interface SeedOptions {
   /** Replace whatever the database holds. */
   reset?: boolean;
   onProgress?: (written: number, total: number) => void;
+  /** Checked between batches: when it aborts, the transaction rolls back and its reason is thrown. */
+  signal?: AbortSignal;
 }
 
 const BATCH = 1000;
+
+/**
+ * Lets the event loop take its turn (signals, timers): the embedded database answers through promises that are
+ * already settled, so a seed would otherwise hold the loop until its end and never hear a SIGTERM.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const NO_TIMEOUT = 24 * 60 * 60 * 1000;
 
 export async function countPackages(db: Database): Promise<number> {
   return db.prisma.package.count();
-}
-
-async function deleteEverything(tx: TransactionClient): Promise<void> {
-  // Children first; one statement per table keeps this fast at any size.
-  await tx.listingEntry.deleteMany();
-  await tx.linkedAddOn.deleteMany();
-  await tx.packageSimplePortfolio.deleteMany();
-  await tx.packagePriorityTag.deleteMany();
-  await tx.packageImage.deleteMany();
-  await tx.package.deleteMany();
-  await tx.photographerCoverImage.deleteMany();
-  await tx.social.deleteMany();
-  await tx.calendarWorkDay.deleteMany();
-  await tx.review.deleteMany();
-  await tx.photographer.deleteMany();
-  await tx.image.deleteMany();
-  await tx.priorityTag.deleteMany();
-  await tx.simplePortfolio.deleteMany();
-  await tx.addOnTemplate.deleteMany();
-  await tx.socialSite.deleteMany();
 }
 
 /**
@@ -62,12 +56,15 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
       for (const record of generatePackages({ count: total })) {
         batch.push(record);
         if (batch.length === BATCH) {
+          await nextTurn();
+          options.signal?.throwIfAborted();
           await insertRows(tx, toRows(batch));
           written += batch.length;
           batch = [];
           options.onProgress?.(written, total);
         }
       }
+      options.signal?.throwIfAborted();
       if (batch.length > 0) {
         await insertRows(tx, toRows(batch));
         written += batch.length;
@@ -75,6 +72,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
       }
       await renumberListing(tx);
       await refreshStatistics(tx);
+      options.signal?.throwIfAborted();
     },
     { timeout: NO_TIMEOUT, maxWait: 60_000 },
   );
