@@ -13,9 +13,12 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['.config/vitest.global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Each test file builds its own database; files run in parallel workers.
+    // Each test file works on its own copy of a template database; files run in parallel workers. More workers
+    // than cores: much of a test's time is spent waiting for the processes and servers it starts.
     pool: 'forks',
+    maxWorkers: 3,
   },
 });

@@ -55,7 +55,13 @@ async function main(): Promise<void> {
       permutations.set(seed, permutation);
     }
     const positions = offset < count ? pagePositions(permutation, offset, limit) : [];
-    const links = { base: `http://${request.headers.host}${LISTING_PATH}`, query, count, limit, offset };
+    const links = {
+      base: `http://${request.headers.host}${LISTING_PATH}`,
+      query,
+      count,
+      limit,
+      offset: BigInt(offset),
+    };
     statements++;
     pool.query<{ page: string }>(PAGE_SQL, [positions, count, nextLink(links), previousLink(links)]).then(
       (result) => send(200, 'application/json', result.rows[0]?.page ?? ''),

@@ -36,9 +36,9 @@ export function graphqlRequest(query: string, variables: Record<string, unknown>
   };
 }
 
-export const FULL_PAGE_QUERY = document('full-page.graphql', 'full-package.graphql');
+export const FULL_PAGE_QUERY = document('full-page.graphql', 'generated/full-package.graphql');
 export const SLIM_PAGE_QUERY = `{ packages(limit: ${PAGE}, seed: ${SEED}) { results { id title price } } }`;
-const ONE_PACKAGE_QUERY = document('one-package.graphql', 'full-package.graphql');
+const ONE_PACKAGE_QUERY = document('one-package.graphql', 'generated/full-package.graphql');
 
 /** The floor's page: the same v2 page as `rest-first`, served by bench/floor.ts. */
 export const FLOOR_REQUEST = restPage(0);

@@ -5,6 +5,7 @@ import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiql } from '../../src/graphql/graphiql.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
+import { copyOfTemplate } from '../helpers/templates.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -13,7 +14,7 @@ let browser: Browser | undefined;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  server = await startServer({ DATA_DIR: 'memory://', SEED_PACKAGES: '30' });
+  server = await startServer({ DATA_DIR: copyOfTemplate(), SEED_PACKAGES: '30' });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [

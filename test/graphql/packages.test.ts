@@ -1,6 +1,7 @@
 // The packages query as frontends use it: argument rules, the seeded order, nested data equal to what the
 // database holds, and a constant number of SQL statements per page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
 import {
   FullPageDocument,
   OnePackageDocument,
@@ -8,10 +9,9 @@ import {
   type SlimPageQuery,
   type SlimPageQueryVariables,
 } from '../../src/generated/graphql/graphql.js';
-import { createApp } from '../../src/graphql/yoga.js';
 import { edgePackages } from '../fixtures/edge-records.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
-import { graphql } from '../helpers/graphql.js';
+import { graphql, PRIVATE_KEY, TEST_KEYS } from '../helpers/graphql.js';
 
 type Page = SlimPageQuery;
 
@@ -23,7 +23,7 @@ const COUNT = DEMO + LISTED_EDGES;
 
 beforeAll(async () => {
   db = await createListingTestDatabase(DEMO);
-  app = createApp({ db });
+  app = createApp({ db, settings: { apiKeys: TEST_KEYS } });
 });
 afterAll(() => db?.destroy());
 
@@ -110,7 +110,7 @@ describe('nested data equals what the database holds', () => {
   it('renders every field of the edge package as stored', async () => {
     const edge = edgePackages[0];
     if (!edge) throw new Error('fixture');
-    const { body } = await graphql(app, byId, { id: edge.identifier });
+    const { body } = await graphql(app, byId, { id: edge.identifier }, { key: PRIVATE_KEY });
     expect(body.errors).toBeUndefined();
     const p = body.data?.package as unknown as Full;
     expect(p.title).toBe(edge.title);
@@ -166,7 +166,7 @@ describe('nested data equals what the database holds', () => {
 
   it('keeps nulls apart from empty strings and renders a timestamp without microseconds', async () => {
     const bare = edgePackages.find((p) => p.photographer.review === null);
-    const { body } = await graphql(app, byId, { id: bare?.identifier ?? '' });
+    const { body } = await graphql(app, byId, { id: bare?.identifier ?? '' }, { key: PRIVATE_KEY });
     const owner = body.data?.package?.photographer as unknown as Record<string, unknown>;
     expect(owner.review).toBeNull();
     expect(owner.login).toBeNull();
@@ -199,7 +199,7 @@ describe('SQL statements per request', () => {
     variables: SlimPageQueryVariables,
   ) {
     const { result, statements } = await db.statements.record(() =>
-      graphql(app, query as typeof FullPageDocument, variables),
+      graphql(app, query as typeof FullPageDocument, variables, { key: PRIVATE_KEY }),
     );
     expect(result.body.errors).toBeUndefined();
     return statements;
@@ -210,6 +210,11 @@ describe('SQL statements per request', () => {
     for (const limit of [1, 50, 100]) counts.push((await statementsFor(FullPageDocument, { limit, seed: 11 })).length);
     expect(new Set(counts).size).toBe(1);
     expect(counts[0]).toBeLessThanOrEqual(8);
+  });
+
+  it('a page with every field runs these statements (a change to the SQL shows here)', async () => {
+    const statements = await statementsFor(FullPageDocument, { limit: 5, seed: 11 });
+    await expect(statements.join(';\n\n')).toMatchFileSnapshot('./__snapshots__/full-page.sql');
   });
 
   it('a page of scalar package fields runs no nested statement: the count and the page only', async () => {

@@ -1,13 +1,14 @@
-// A fresh, migrated database for one test file: in-memory PGlite by default, or a new database on the
-// PostgreSQL server named by TEST_DATABASE_URL (dropped again afterwards).
+// A fresh, migrated database for one test file: a copy of the migrated PGlite template by default, or a new
+// database on the PostgreSQL server named by TEST_DATABASE_URL, made from its template (dropped again afterwards).
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
 import { seedDemoData } from '../../src/db/seed/seed.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import { edgePackages } from '../fixtures/edge-records.js';
+import { copyOfTemplate, POSTGRES_TEMPLATE } from './templates.js';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 export const engineName = onPostgres ? 'PostgreSQL' : 'PGlite';
@@ -29,13 +30,18 @@ export interface TestDatabase extends Database {
 
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (!onPostgres) {
-    const db = await openDatabase({ kind: 'pglite', dataDir: 'memory://' });
-    await migrate(db);
-    return { ...db, destroy: () => db.close() };
+    const dataDir = copyOfTemplate();
+    const db = await openDatabase({ kind: 'pglite', dataDir });
+    return {
+      ...db,
+      destroy: async () => {
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const server = await createPostgresDatabaseUrl();
   const db = await openDatabase({ kind: 'postgresql', url: server.url });
-  await migrate(db);
   return {
     ...db,
     destroy: async () => {
@@ -45,10 +51,15 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** The URL of a fresh database on the test server (for tests that start the server process). */
-export async function createPostgresDatabaseUrl(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * The URL of a new database on the test server (for tests that start the server process): migrated (a copy of
+ * the template) unless `empty` is asked for.
+ */
+export async function createPostgresDatabaseUrl(
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}${options.empty ? '' : ` TEMPLATE ${POSTGRES_TEMPLATE}`}`);
   const url = new URL(process.env.TEST_DATABASE_URL as string);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
