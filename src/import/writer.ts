@@ -10,6 +10,7 @@
 // - listing_entry is renumbered once, at the end, when the set of listed packages changed.
 import { type Row, toRows } from '../db/write/rows.js';
 import {
+  bumpListingVersion,
   ownersOf,
   refreshStatistics,
   renumberListing,
@@ -53,6 +54,8 @@ export class SourceWriter {
   /** Photographers that existed and whose v2 shape changed in this source. */
   private readonly changedPhotographers = new Set<string>();
   private listingChanged = false;
+  /** Anything written at all (a created or updated record, shared ones included): the listing's version moves. */
+  private wroteAnything = false;
   readonly shared: SharedCounts = { created: 0, updated: 0 };
 
   constructor(
@@ -128,17 +131,25 @@ export class SourceWriter {
       if (result.refused.length > 0) await this.refuse(list, result.refused, entries, 'package');
     }
 
-    return entries.map(({ record }) => {
+    const outcomes = entries.map(({ record }): Outcome => {
       if (created.has(record.identifier)) return 'created';
       if (changed.has(record.identifier) || this.changedPhotographers.has(record.photographer.identifier)) {
         return 'updated';
       }
       return this.embedsUpdatedShared(record) ? 'updated' : 'unchanged';
     });
+    if (this.shared.created + this.shared.updated > 0 || outcomes.some((o) => o !== 'unchanged')) {
+      this.wroteAnything = true;
+    }
+    return outcomes;
   }
 
-  /** Renumbers the listing when the set of listed packages changed; call once, after the last batch. */
+  /**
+   * Renumbers the listing when the set of listed packages changed, and bumps its version when anything was
+   * written; call once, after the last batch.
+   */
   async finish(): Promise<void> {
+    if (this.wroteAnything) await bumpListingVersion(this.tx);
     if (this.listingChanged) {
       await renumberListing(this.tx);
       await refreshStatistics(this.tx);

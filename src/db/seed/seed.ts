@@ -3,6 +3,7 @@
 import type { Database } from '../client.js';
 import { toRows } from '../write/rows.js';
 import {
+  bumpListingVersion,
   deleteEverything,
   insertRows,
   refreshStatistics,
@@ -71,6 +72,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
         options.onProgress?.(written, total);
       }
       await renumberListing(tx);
+      await bumpListingVersion(tx);
       await refreshStatistics(tx);
       options.signal?.throwIfAborted();
     },

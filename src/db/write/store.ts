@@ -34,6 +34,16 @@ export async function deleteEverything(tx: TransactionClient): Promise<void> {
 }
 
 /**
+ * Marks the listing as changed: bumps its version, in the transaction that changed it, so what readers keep
+ * keyed by the version (src/listing/matches.ts) turns over exactly when that transaction commits.
+ */
+export async function bumpListingVersion(tx: TransactionClient): Promise<void> {
+  await tx.$executeRaw`
+    INSERT INTO listing_version (id, version) VALUES (1, 1)
+    ON CONFLICT (id) DO UPDATE SET version = listing_version.version + 1`;
+}
+
+/**
  * Numbers the listed packages (status 1) 0..n-1 in identifier order, in listing_entry. The seeded listing
  * order permutes these positions; run it in the transaction that changed packages.
  */
