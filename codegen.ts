@@ -11,12 +11,12 @@ import { SCHEMA_FILE, schema, schemaText } from './src/graphql/schema.js';
 // The committed SDL, printed exactly as the freshness test prints it.
 writeFileSync(SCHEMA_FILE, schemaText());
 
-/** A selection of every field of the type, nested objects included (fields that take required arguments, or that
- * lead back to a type already on the path, are left out). */
+/** A selection of every field of the type, nested objects included (fields that take arguments, such as the
+ * photographer's packages connection, and fields that lead back to a type already on the path are left out). */
 function everyField(type: GraphQLObjectType, path: string[] = [], indent = '  '): string {
   const lines: string[] = [];
   for (const field of Object.values(type.getFields())) {
-    if (field.args.some((arg) => arg.type.toString().endsWith('!') && arg.defaultValue === undefined)) continue;
+    if (field.args.length > 0) continue;
     const named = getNamedType(field.type);
     if (!isObjectType(named)) lines.push(`${indent}${field.name}`);
     else if (!path.includes(named.name)) {

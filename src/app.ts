@@ -29,6 +29,7 @@ import { createMetrics, metricsPlugin } from './http/metrics.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
+import { createMatchSets } from './listing/matches.js';
 import { createStore } from './listing/store.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
@@ -39,6 +40,7 @@ export type AppSettings = Pick<
   | 'limits'
   | 'introspection'
   | 'requestTimeoutMs'
+  | 'filterCacheBytes'
   | 'corsOrigins'
   | 'apiKeys'
   | 'v2ApiKeys'
@@ -75,6 +77,7 @@ export function createApp({
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
   const metrics = createMetrics(db.statements, db.pool);
   const callerOf = callerIdentity(settings);
+  const matchSets = createMatchSets(settings.filterCacheBytes);
   const introspectionOff: Plugin[] = settings.introspection
     ? []
     : [useDisableIntrospection(), blockFieldSuggestionsPlugin()];
@@ -89,7 +92,7 @@ export function createApp({
       const door = initial as DoorContext & ServerContext & { request: Request };
       const credential = callerOf(door.request, door).graphql;
       const session = graphqlSession(db.read.session(Date.now() + settings.requestTimeoutMs), logger);
-      const store = createStore(session);
+      const store = createStore(session, matchSets);
       return {
         store,
         loaders: createLoaders(store),

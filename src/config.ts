@@ -115,6 +115,7 @@ export const environment = z.object({
   GRAPHQL_MAX_COST: wholeNumber(10, 100_000_000).default(60_000),
   GRAPHQL_INTROSPECTION: flag.default(true),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
+  FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3).default(32 * 1024 * 1024),
   REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
@@ -173,6 +174,8 @@ export type Config = {
   introspection: boolean;
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
+  /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
+  filterCacheBytes: number;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
@@ -239,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     introspection: e.GRAPHQL_INTROSPECTION,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    filterCacheBytes: e.FILTER_CACHE_BYTES,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],

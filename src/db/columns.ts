@@ -38,9 +38,13 @@ export function scalarFields(model: ModelName): ScalarField[] {
     .map((field) => ({ name: field.name, column: columnName(field.name), type: field.type }));
 }
 
-/** `t."photographer_id" AS "photographerId", ...`: the model's row under its field names. */
-export function selectList(model: ModelName, alias: string, prefix = ''): string {
+/**
+ * `t."photographer_id" AS "photographerId", ...`: the model's row under its field names; with `only`, just
+ * those fields (in schema order).
+ */
+export function selectList(model: ModelName, alias: string, prefix = '', only?: readonly string[] | null): string {
   return scalarFields(model)
+    .filter((field) => !only || only.includes(field.name))
     .map((field) => `${alias}."${field.column}" AS "${prefix}${field.name}"`)
     .join(', ');
 }

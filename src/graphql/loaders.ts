@@ -6,6 +6,8 @@ import type { Store } from '../listing/store.js';
 export function createLoaders(store: Store) {
   return {
     photographer: new DataLoader((ids: readonly string[]) => store.photographers(ids)),
+    photographerPositions: new DataLoader((ids: readonly string[]) => store.photographerPositions(ids)),
+    packageAtPosition: new DataLoader((positions: readonly number[]) => store.packagesByPosition(positions)),
     packageImages: new DataLoader((ids: readonly string[]) => store.packageImages(ids)),
     priorityTags: new DataLoader((ids: readonly string[]) => store.priorityTags(ids)),
     simplePortfolio: new DataLoader((ids: readonly string[]) => store.simplePortfolio(ids)),

@@ -7,6 +7,8 @@
 // work days) in one statement, as JSON built by PostgreSQL.
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { SqlReader, SqlStatement } from '../db/sql.js';
+import { filterKey, type PackageFilter, type SqlCondition } from './filter.js';
+import type { MatchSets } from './matches.js';
 import type {
   ImageRow,
   LinkedAddOnRow,
@@ -24,16 +26,55 @@ const COUNT = statement(
   'SELECT coalesce(max(position) + 1, 0)::int AS count FROM listing_entry',
 );
 
-const PAGE = statement(
-  'listing_page',
-  `SELECT e.position AS "listingPosition", ${selectList('Package', 'p')}
-   FROM listing_entry e JOIN package p ON p.id = e.package_id
-   WHERE e.position = ANY($1::int[])`,
-);
+/** The package fields a statement reads (null: all of them); see src/graphql/projection.ts. */
+export type PackageFields = readonly string[] | null | undefined;
 
-const LISTED_PACKAGE = statement(
-  'listed_package',
-  `SELECT ${selectList('Package', 'p')} FROM package p WHERE p.id = $1::uuid AND p.status = 1`,
+/** At most this many projections are prepared by name per connection; others are planned on each run. */
+const MAX_NAMED_PROJECTIONS = 64;
+const projections = new Map<string, SqlStatement>();
+
+/** A statement over a projection of the package row `p`: `text` gets the select list. */
+function projected(name: string, fields: PackageFields, text: (columns: string) => string): SqlStatement {
+  const key = `${name}|${fields ? [...fields].sort().join(',') : '*'}`;
+  let found = projections.get(key);
+  if (!found) {
+    const columns = selectList('Package', 'p', '', fields);
+    if (projections.size >= MAX_NAMED_PROJECTIONS) return { text: statement('', text(columns)).text };
+    found = statement(`${name}_${projections.size}`, text(columns));
+    projections.set(key, found);
+  }
+  return found;
+}
+
+const page = (fields: PackageFields) =>
+  projected(
+    'listing_page',
+    fields,
+    (columns) => `SELECT e.position AS "listingPosition", ${columns}
+     FROM listing_entry e JOIN package p ON p.id = e.package_id
+     WHERE e.position = ANY($1::int[])`,
+  );
+
+const listedPackage = (fields: PackageFields) =>
+  projected(
+    'listed_package',
+    fields,
+    (columns) => `SELECT ${columns} FROM package p WHERE p.id = $1::uuid AND p.status = 1`,
+  );
+
+const listedPackageBySlug = (fields: PackageFields) =>
+  projected(
+    'listed_package_by_slug',
+    fields,
+    // Slugs are unique per photographer, not across the marketplace: the first listed one by id wins.
+    (columns) => `SELECT ${columns} FROM package p WHERE p.url_slug = $1 AND p.status = 1 ORDER BY p.id LIMIT 1`,
+  );
+
+const PHOTOGRAPHER_POSITIONS = statement(
+  'photographer_positions',
+  `SELECT p.photographer_id AS "photographerId", e.position
+   FROM listing_entry e JOIN package p ON p.id = e.package_id
+   WHERE p.photographer_id = ANY($1::uuid[]) ORDER BY p.photographer_id, e.position`,
 );
 
 const PROFILE = `${selectList('Photographer', 'ph')},
@@ -98,24 +139,86 @@ function nest<Row>(row: Record<string, unknown>, prefix: string): Row {
   return out as Row;
 }
 
-export function createStore(sql: SqlReader) {
+export function createStore(sql: SqlReader, matchSets: MatchSets) {
+  const matched = new Map<string, Promise<Int32Array>>();
+  let listedCount: Promise<number> | undefined;
+  /** The listed packages at these listing positions, in the order of the positions; null where none. */
+  async function packagesByPosition(
+    positions: readonly number[],
+    fields?: PackageFields,
+  ): Promise<(PackageRow | null)[]> {
+    if (positions.length === 0) return [];
+    const rows = await sql.query<PackageRow & { listingPosition: number }>(page(fields), [positions]);
+    const byPosition = new Map(rows.map(({ listingPosition, ...row }) => [listingPosition, row as PackageRow]));
+    return positions.map((position) => byPosition.get(position) ?? null);
+  }
+
   return {
-    async countListed(): Promise<number> {
-      const [row] = await sql.query<{ count: number }>(COUNT);
-      return row?.count ?? 0;
+    /** The number of listed packages (read once per request: a page asks for it twice). */
+    countListed(): Promise<number> {
+      listedCount ??= sql.query<{ count: number }>(COUNT).then(([row]) => row?.count ?? 0);
+      return listedCount;
     },
+
+    packagesByPosition,
 
     /** The listed packages at these listing positions, in the order of the positions. */
-    async packagesAt(positions: readonly number[]): Promise<PackageRow[]> {
-      if (positions.length === 0) return [];
-      const rows = await sql.query<PackageRow & { listingPosition: number }>(PAGE, [positions]);
-      const byPosition = new Map(rows.map(({ listingPosition, ...row }) => [listingPosition, row as PackageRow]));
-      return positions.map((position) => byPosition.get(position)).filter((row) => row !== undefined);
+    async packagesAt(positions: readonly number[], fields?: PackageFields): Promise<PackageRow[]> {
+      return (await packagesByPosition(positions, fields)).filter((row) => row !== null);
     },
 
-    async listedPackage(id: string): Promise<PackageRow | null> {
-      const [row] = await sql.query<PackageRow>(LISTED_PACKAGE, [id]);
+    async listedPackage(id: string, fields?: PackageFields): Promise<PackageRow | null> {
+      const [row] = await sql.query<PackageRow>(listedPackage(fields), [id]);
       return row ?? null;
+    },
+
+    async listedPackageBySlug(slug: string, fields?: PackageFields): Promise<PackageRow | null> {
+      const [row] = await sql.query<PackageRow>(listedPackageBySlug(fields), [slug]);
+      return row ?? null;
+    },
+
+    /** The sorted listing positions the filter matches (kept per filter and listing version). */
+    matchingPositions(filter: PackageFilter): Promise<Int32Array> {
+      // Asked for twice per page (its count, its rows): the version is read once per request.
+      const key = filterKey(filter);
+      let positions = matched.get(key);
+      if (!positions) {
+        positions = matchSets.positions(sql, filter);
+        matched.set(key, positions);
+      }
+      return positions;
+    },
+
+    /**
+     * A page of the listed packages matching `condition` (its parameters numbered from $3), in `orderBy`;
+     * `withPhotographer` joins the photographer as `ph` for orders on its columns.
+     */
+    async packagesSorted(
+      condition: SqlCondition,
+      orderBy: string,
+      withPhotographer: boolean,
+      offset: number,
+      limit: number,
+      fields?: PackageFields,
+    ): Promise<PackageRow[]> {
+      const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
+      return sql.query<PackageRow>(
+        {
+          text: `SELECT ${selectList('Package', 'p', '', fields)} FROM package p ${join}
+                 WHERE p.status = 1 AND ${condition.text} ORDER BY ${orderBy} LIMIT $1 OFFSET $2`,
+        },
+        [limit, offset, ...condition.params],
+      );
+    },
+
+    /** Each photographer's listed packages' positions, in listing order, in key order. */
+    async photographerPositions(photographerIds: readonly string[]): Promise<number[][]> {
+      const rows = await sql.query<{ photographerId: string; position: number }>(PHOTOGRAPHER_POSITIONS, [
+        photographerIds,
+      ]);
+      const groups = new Map<string, number[]>(photographerIds.map((id) => [id, []]));
+      for (const row of rows) groups.get(row.photographerId)?.push(row.position);
+      return photographerIds.map((id) => groups.get(id) ?? []);
     },
 
     async listedPhotographer(id: string): Promise<PhotographerProfile | null> {

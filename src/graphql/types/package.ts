@@ -1,6 +1,7 @@
 import { builder } from '../builder.js';
 import { upTo } from '../limits.js';
 import { privateField } from '../private-fields.js';
+import { reads } from '../projection.js';
 import { LinkedAddOn } from './add-on.js';
 import { Image } from './image.js';
 import { Photographer } from './photographer.js';
@@ -12,6 +13,7 @@ export const Package = builder.prismaObject('Package', {
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Package id (UUID).' }),
     photographer: t.field({
+      ...reads('photographerId'),
       type: Photographer,
       description: 'The photographer who offers the package.',
       resolve: async (p, _args, ctx) => {
@@ -33,6 +35,7 @@ export const Package = builder.prismaObject('Package', {
     category: t.exposeInt('category', { description: 'Category code.' }),
     categoryName: t.exposeString('categoryName', { description: 'Category label.' }),
     priorityTags: t.field({
+      ...reads('id'),
       type: [PriorityTag],
       complexity: upTo(10),
       description: 'Tags, in display order.',
@@ -104,8 +107,14 @@ export const Package = builder.prismaObject('Package', {
     }),
     addOnsPolicy: t.exposeString('addOnsPolicy', { nullable: true, description: 'Add-ons policy, plain text.' }),
     photoUploaded: t.exposeBoolean('photoUploaded', { description: 'Whether a photo has been uploaded.' }),
-    location: t.field({ type: Location, description: 'Where the package takes place.', resolve: (p) => p }),
+    location: t.field({
+      ...reads('latitude', 'longitude', 'locationName'),
+      type: Location,
+      description: 'Where the package takes place.',
+      resolve: (p) => p,
+    }),
     images: t.field({
+      ...reads('id'),
       type: [Image],
       complexity: upTo(10),
       description: 'Images of the package, in display order.',
@@ -133,6 +142,7 @@ export const Package = builder.prismaObject('Package', {
     featured: t.exposeBoolean('featured', { description: 'Whether the package is featured.' }),
     startingAt: t.exposeBoolean('startingAt', { description: 'Whether the price is a "starting at" price.' }),
     simplePortfolio: t.field({
+      ...reads('id'),
       type: [SimplePortfolio],
       complexity: upTo(5),
       description: 'Portfolio entries shown with the package, in display order.',
@@ -150,6 +160,7 @@ export const Package = builder.prismaObject('Package', {
     showCalendar: t.exposeBoolean('showCalendar', { description: 'Whether the booking calendar is shown.' }),
     useTimePicker: t.exposeBoolean('useTimePicker', { description: 'Whether a time picker is used when booking.' }),
     linkedAddOns: t.field({
+      ...reads('id'),
       type: [LinkedAddOn],
       complexity: upTo(5),
       description: 'Add-ons offered with the package, in display order.',

@@ -1,0 +1,172 @@
+// The storefront's filter on the listing: its rules, its canonical form (what caches and cursors are keyed by)
+// and the SQL condition it stands for. Every part is optional; the parts combine with AND.
+import { createHash } from 'node:crypto';
+
+export interface NearPoint {
+  /** Decimal degrees as text, as the columns hold them. */
+  latitude: string;
+  longitude: string;
+  radiusKm: number;
+}
+
+export interface PackageFilter {
+  categories?: readonly number[];
+  priceMin?: string;
+  priceMax?: string;
+  near?: NearPoint;
+  photographerId?: string;
+  instantBooking?: boolean;
+  featured?: boolean;
+  search?: string;
+}
+
+export const MAX_RADIUS_KM = 500;
+export const MAX_CATEGORIES = 50;
+export const MAX_SEARCH_CHARACTERS = 200;
+/** A price has at most 12 digits before the point (the column's precision is 14, scale 2). */
+const PRICE = /^\d{1,12}(\.\d{1,2})?$/;
+const DEGREES = /^-?\d{1,3}(\.\d{1,6})?$/;
+
+/** A rule broken by a filter: the argument, the rule and the value (thrown as BAD_USER_INPUT by the caller). */
+export class FilterError extends Error {}
+
+const broken = (argument: string, rule: string, value: unknown) =>
+  new FilterError(`filter.${argument} ${rule}, got ${JSON.stringify(value)}`);
+
+function degrees(argument: string, value: string, bound: number): string {
+  if (!DEGREES.test(value) || Math.abs(Number(value)) > bound) {
+    throw broken(argument, `must be a decimal from -${bound} to ${bound} with at most 6 decimals`, value);
+  }
+  return value;
+}
+
+/**
+ * The filter checked and put in canonical form: unset and empty parts dropped, categories sorted and unique,
+ * search words single-spaced, so two spellings of one filter share a cache entry and a cursor fingerprint.
+ */
+export function normalizeFilter(filter: PackageFilter | null | undefined): PackageFilter {
+  const out: PackageFilter = {};
+  if (!filter) return out;
+  if (filter.categories != null) {
+    if (filter.categories.length > MAX_CATEGORIES) {
+      throw broken('categories', `may hold at most ${MAX_CATEGORIES} codes`, filter.categories.length);
+    }
+    out.categories = [...new Set(filter.categories)].sort((a, b) => a - b);
+  }
+  for (const bound of ['priceMin', 'priceMax'] as const) {
+    const value = filter[bound];
+    if (value == null) continue;
+    if (!PRICE.test(value)) {
+      throw broken(bound, 'must be a non-negative price with at most 12 digits and 2 decimals, e.g. "500.00"', value);
+    }
+    out[bound] = value;
+  }
+  if (out.priceMin !== undefined && out.priceMax !== undefined && Number(out.priceMin) > Number(out.priceMax)) {
+    throw broken('priceMin', `must not exceed priceMax (${out.priceMax})`, out.priceMin);
+  }
+  if (filter.near != null) {
+    const { latitude, longitude, radiusKm } = filter.near;
+    if (!(radiusKm > 0 && radiusKm <= MAX_RADIUS_KM)) {
+      throw broken('near.radiusKm', `must be more than 0 and at most ${MAX_RADIUS_KM}`, radiusKm);
+    }
+    out.near = {
+      latitude: degrees('near.latitude', latitude, 90),
+      longitude: degrees('near.longitude', longitude, 180),
+      radiusKm,
+    };
+  }
+  if (filter.photographerId != null) out.photographerId = filter.photographerId;
+  if (filter.instantBooking != null) out.instantBooking = filter.instantBooking;
+  if (filter.featured != null) out.featured = filter.featured;
+  if (filter.search != null) {
+    if (filter.search.length > MAX_SEARCH_CHARACTERS) {
+      throw broken('search', `may be at most ${MAX_SEARCH_CHARACTERS} characters long`, filter.search.length);
+    }
+    const words = filter.search.trim().replace(/\s+/g, ' ');
+    if (words !== '') out.search = words;
+  }
+  return out;
+}
+
+export const isEmptyFilter = (filter: PackageFilter): boolean => Object.keys(filter).length === 0;
+
+/** The canonical filter as text (keys in a fixed order): the cache key of its matching set. */
+export function filterKey(filter: PackageFilter): string {
+  const { categories, priceMin, priceMax, near, photographerId, instantBooking, featured, search } = filter;
+  return JSON.stringify([categories, priceMin, priceMax, near, photographerId, instantBooking, featured, search]);
+}
+
+/** A short digest of what fixes an order (filter and sort): carried by cursors, compared when they come back. */
+export function orderFingerprint(filter: PackageFilter, sort: string): string {
+  return createHash('sha256')
+    .update(`${sort}\n${filterKey(filter)}`)
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+/**
+ * The document searched: title, tag keywords and category name. The GIN index package_search_idx (in the
+ * migrations) is built on exactly this expression; change both together.
+ */
+export const SEARCH_DOCUMENT = `to_tsvector('simple', p."title" || ' ' || p."tag_keywords" || ' ' || p."category_name")`;
+
+const EARTH_RADIUS_KM = 6371.0088;
+const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;
+
+/** Great-circle (haversine) distance in km between two points given in degrees. */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const rad = Math.PI / 180;
+  const a =
+    Math.sin(((lat2 - lat1) * rad) / 2) ** 2 +
+    Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+}
+
+/** The same distance in SQL, from a package row `p` to the point in parameters $lat and $lng. */
+export const distanceSql = (lat: string, lng: string) =>
+  `(${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(power(sin(radians(p."latitude" - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(p."latitude")) * power(sin(radians(p."longitude" - ${lng}) / 2), 2)))))`;
+
+export interface SqlCondition {
+  /** A condition on the package row `p`; `TRUE` for the empty filter. */
+  text: string;
+  params: unknown[];
+  /** The SQL of the distance to `near`, when the filter has it (for DISTANCE ordering). */
+  distance?: string;
+}
+
+/** The filter as a SQL condition; its parameters are numbered from `firstParam`. */
+export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondition {
+  const params: unknown[] = [];
+  const param = (value: unknown, cast: string) => {
+    params.push(value);
+    return `$${firstParam + params.length - 1}::${cast}`;
+  };
+  const parts: string[] = [];
+  let distance: string | undefined;
+  if (filter.categories) parts.push(`p."category" = ANY(${param(filter.categories, 'int[]')})`);
+  if (filter.priceMin !== undefined) parts.push(`p."price" >= ${param(filter.priceMin, 'numeric')}`);
+  if (filter.priceMax !== undefined) parts.push(`p."price" <= ${param(filter.priceMax, 'numeric')}`);
+  if (filter.photographerId !== undefined) {
+    parts.push(`p."photographer_id" = ${param(filter.photographerId, 'uuid')}`);
+  }
+  if (filter.instantBooking !== undefined) {
+    parts.push(`p."instant_booking" = ${param(filter.instantBooking, 'boolean')}`);
+  }
+  if (filter.featured !== undefined) parts.push(`p."featured" = ${param(filter.featured, 'boolean')}`);
+  if (filter.search !== undefined) {
+    parts.push(`${SEARCH_DOCUMENT} @@ plainto_tsquery('simple', ${param(filter.search, 'text')})`);
+  }
+  if (filter.near) {
+    const lat = param(filter.near.latitude, 'float8');
+    const lng = param(filter.near.longitude, 'float8');
+    const radius = param(filter.near.radiusKm, 'float8');
+    // A latitude band first (package_latitude_idx: numeric bounds, so the index applies), then the distance.
+    const band = filter.near.radiusKm / KM_PER_DEGREE_LATITUDE;
+    const centre = Number(filter.near.latitude);
+    const south = param((centre - band).toFixed(6), 'numeric');
+    const north = param((centre + band).toFixed(6), 'numeric');
+    distance = distanceSql(lat, lng);
+    parts.push(`p."latitude" BETWEEN ${south} AND ${north}`, `${distance} <= ${radius}`);
+  }
+  return { text: parts.length > 0 ? parts.join(' AND ') : 'TRUE', params, distance };
+}

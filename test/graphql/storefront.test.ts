@@ -1,0 +1,320 @@
+// The storefront API as a frontend uses it: a package by slug, filters, sorts, distances, a photographer's
+// packages and cursor pagination, each checked against the listing itself; and the argument rules.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { distanceKm } from '../../src/listing/filter.js';
+import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { graphql } from '../helpers/graphql.js';
+
+interface Card {
+  id: string;
+  title: string;
+  price: string;
+  category: number;
+  categoryName: string;
+  tagKeywords: string;
+  featured: boolean;
+  instantBooking: boolean;
+  urlSlug: string;
+  location: { latitude: string; longitude: string };
+  photographer: { id: string; createdAt: string };
+  distanceKm: number | null;
+}
+
+const CARD = `id title price category categoryName tagKeywords featured instantBooking urlSlug
+  location { latitude longitude } photographer { id createdAt } distanceKm`;
+
+let db: TestDatabase;
+let app: ReturnType<typeof createApp>;
+/** Every listed package, read through the unfiltered listing. */
+let listed: Card[];
+
+beforeAll(async () => {
+  db = await createListingTestDatabase(300);
+  app = createApp({ db });
+  listed = await walkPages({});
+});
+afterAll(() => db?.destroy());
+
+async function query<T>(text: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const { body } = await graphql<T>(app, text, variables);
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data as T;
+}
+
+async function refusal(text: string, variables: Record<string, unknown> = {}): Promise<string> {
+  const { body } = await graphql(app, text, variables);
+  expect(body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  return body.errors?.[0]?.message ?? '';
+}
+
+const PAGE = `query ($offset: Int, $seed: Int, $filter: PackageFilter, $sort: PackageSort) {
+  packages(limit: 100, offset: $offset, seed: $seed, filter: $filter, sort: $sort) { count results { ${CARD} } }
+}`;
+
+/** Every page of an order, in order. */
+async function walkPages(variables: Record<string, unknown>): Promise<Card[]> {
+  const all: Card[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const data = await query<{ packages: { count: number; results: Card[] } }>(PAGE, { seed: 5, ...variables, offset });
+    all.push(...data.packages.results);
+    if (offset + 100 >= data.packages.count) {
+      expect(all).toHaveLength(data.packages.count);
+      return all;
+    }
+  }
+}
+
+const ids = (cards: Card[]) => cards.map((card) => card.id);
+const sortedIds = (cards: Card[]) => ids(cards).sort();
+const words = (card: Card) =>
+  `${card.title} ${card.tagKeywords} ${card.categoryName}`.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+
+describe(`package(id, urlSlug) on ${engineName}`, () => {
+  it('finds a listed package by its slug or its id, and nothing for an unknown slug', async () => {
+    const sample = listed[7] as Card;
+    const bySlug = await query<{ package: { id: string } }>('query ($s: String) { package(urlSlug: $s) { id } }', {
+      s: sample.urlSlug,
+    });
+    expect(bySlug.package.id).toBe(sample.id);
+    const byId = await query<{ package: { urlSlug: string } }>('query ($id: ID) { package(id: $id) { urlSlug } }', {
+      id: sample.id,
+    });
+    expect(byId.package.urlSlug).toBe(sample.urlSlug);
+    expect(await query('{ package(urlSlug: "no-such-package") { id } }')).toEqual({ package: null });
+  });
+
+  it('takes exactly one of id and urlSlug', async () => {
+    expect(await refusal('{ package { id } }')).toBe('package takes exactly one of id and urlSlug');
+    expect(await refusal(`{ package(id: "${listed[0]?.id}", urlSlug: "x") { id } }`)).toBe(
+      'package takes exactly one of id and urlSlug',
+    );
+  });
+});
+
+describe(`filters on ${engineName}: the seeded order of a filter is a permutation of exactly the matches`, () => {
+  const paris = { latitude: '48.856600', longitude: '2.352200' };
+  const cases: [string, Record<string, unknown>, (card: Card) => boolean][] = [
+    [
+      'categories 1 and 3 under 500.00',
+      { categories: [1, 3], priceMax: '500.00' },
+      (c) => [1, 3].includes(c.category) && Number(c.price) <= 500,
+    ],
+    [
+      'a price range',
+      { priceMin: '300.00', priceMax: '900.00' },
+      (c) => Number(c.price) >= 300 && Number(c.price) <= 900,
+    ],
+    ['instant booking', { instantBooking: true }, (c) => c.instantBooking],
+    ['not featured', { featured: false }, (c) => !c.featured],
+    ['a text search', { search: 'Wedding' }, (c) => words(c).includes('wedding')],
+    [
+      'two search words',
+      { search: '  golden   hour ' },
+      (c) => words(c).includes('golden') && words(c).includes('hour'),
+    ],
+    [
+      'within 300 km of Paris',
+      { near: { ...paris, radiusKm: 300 } },
+      (c) => distanceKm(48.8566, 2.3522, Number(c.location.latitude), Number(c.location.longitude)) <= 300,
+    ],
+  ];
+
+  it.each(cases)('%s', async (_name, filter, matches) => {
+    const expected = listed.filter(matches);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(listed.length);
+    const walked = await walkPages({ filter });
+    expect(sortedIds(walked)).toEqual(sortedIds(expected));
+    expect(new Set(ids(walked)).size).toBe(walked.length);
+    const again = await walkPages({ filter });
+    expect(ids(again)).toEqual(ids(walked));
+    const otherSeed = await walkPages({ filter, seed: 6 });
+    expect(sortedIds(otherSeed)).toEqual(sortedIds(walked));
+    if (walked.length > 5) expect(ids(otherSeed)).not.toEqual(ids(walked));
+  });
+
+  it("a photographer's packages, by filter and on the photographer", async () => {
+    const photographerId = (listed[3] as Card).photographer.id;
+    const expected = listed.filter((card) => card.photographer.id === photographerId);
+    const walked = await walkPages({ filter: { photographerId } });
+    expect(sortedIds(walked)).toEqual(sortedIds(expected));
+    const data = await query<{
+      package: { photographer: { packages: { totalCount: number; edges: { node: { id: string } }[] } } };
+    }>(
+      `{ package(id: "${listed[3]?.id}") { photographer { packages(first: 100) { totalCount edges { node { id } } } } } }`,
+    );
+    const connection = data.package.photographer.packages;
+    expect(connection.totalCount).toBe(expected.length);
+    expect(connection.edges.map((edge) => edge.node.id)).toEqual(sortedIds(expected));
+  });
+
+  it('distanceKm is the distance from near, and null without near', async () => {
+    const near = { latitude: '48.856600', longitude: '2.352200', radiusKm: 300 };
+    const walked = await walkPages({ filter: { near } });
+    for (const card of walked) {
+      const expected = distanceKm(48.8566, 2.3522, Number(card.location.latitude), Number(card.location.longitude));
+      expect(card.distanceKm).toBeCloseTo(expected, 6);
+    }
+    expect(listed.every((card) => card.distanceKm === null)).toBe(true);
+  });
+});
+
+describe(`sorts on ${engineName}`, () => {
+  const byIdWithin = (key: (card: Card) => number) => (a: Card, b: Card) =>
+    key(a) - key(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+  it('PRICE_ASC and PRICE_DESC order by price, then by id', async () => {
+    const filter = { categories: [1, 3] };
+    const ascending = await walkPages({ filter, sort: 'PRICE_ASC' });
+    const expected = listed.filter((c) => [1, 3].includes(c.category));
+    expect(ids(ascending)).toEqual(ids([...expected].sort(byIdWithin((c) => Number(c.price)))));
+    const descending = await walkPages({ filter, sort: 'PRICE_DESC' });
+    expect(ids(descending)).toEqual(ids([...expected].sort(byIdWithin((c) => -Number(c.price)))));
+  });
+
+  it('NEWEST orders by the photographer joining, newest first, then by id', async () => {
+    const newest = await walkPages({ sort: 'NEWEST' });
+    expect(ids(newest)).toEqual(ids([...listed].sort(byIdWithin((c) => -Date.parse(c.photographer.createdAt)))));
+  });
+
+  it('DISTANCE orders by distance from near, all within the radius, and needs near', async () => {
+    const near = { latitude: '40.712800', longitude: '-74.006000', radiusKm: 500 };
+    const nearest = await walkPages({ filter: { near }, sort: 'DISTANCE' });
+    expect(nearest.length).toBeGreaterThan(1);
+    const distances = nearest.map((card) => card.distanceKm as number);
+    expect(distances).toEqual([...distances].sort((a, b) => a - b));
+    expect(Math.max(...distances)).toBeLessThanOrEqual(500);
+    expect(await refusal(PAGE, { sort: 'DISTANCE' })).toBe(
+      'sort DISTANCE needs filter.near, the point to measure from',
+    );
+  });
+});
+
+const CONNECTION = `query ($first: Int, $after: String, $last: Int, $before: String, $seed: Int, $filter: PackageFilter, $sort: PackageSort) {
+  packagesConnection(first: $first, after: $after, last: $last, before: $before, seed: $seed, filter: $filter, sort: $sort) {
+    totalCount edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+  }
+}`;
+
+interface Connection {
+  totalCount: number;
+  edges: { cursor: string; node: { id: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+}
+
+async function connection(variables: Record<string, unknown>): Promise<Connection> {
+  return (await query<{ packagesConnection: Connection }>(CONNECTION, variables)).packagesConnection;
+}
+
+describe(`packagesConnection on ${engineName}`, () => {
+  const filter = { categories: [1, 2, 3] };
+
+  it.each(['SEEDED', 'PRICE_ASC'])('walks a filter forward and back, %s: each match exactly once', async (sort) => {
+    const seeded = await walkPages({ filter, sort, seed: 9 });
+    const forward: string[] = [];
+    let page = await connection({ first: 7, filter, sort, seed: 9 });
+    expect(page.pageInfo.hasPreviousPage).toBe(false);
+    for (;;) {
+      expect(page.totalCount).toBe(seeded.length);
+      forward.push(...page.edges.map((edge) => edge.node.id));
+      if (!page.pageInfo.hasNextPage) break;
+      page = await connection({ first: 7, after: page.pageInfo.endCursor, filter, sort });
+    }
+    expect(forward).toEqual(ids(seeded));
+
+    const backward: string[] = [];
+    page = await connection({ last: 6, filter, sort, seed: 9 });
+    expect(page.pageInfo.hasNextPage).toBe(false);
+    for (;;) {
+      backward.unshift(...page.edges.map((edge) => edge.node.id));
+      if (!page.pageInfo.hasPreviousPage) break;
+      page = await connection({ last: 6, before: page.pageInfo.startCursor, filter, sort });
+    }
+    expect(backward).toEqual(ids(seeded));
+  });
+
+  it('refuses a cursor of another filter, sort or seed, and a made-up one', async () => {
+    const page = await connection({ first: 3, filter, seed: 4 });
+    const cursor = page.pageInfo.endCursor;
+    const another = 'after is a cursor of another filter or sort; page on with the ones it was made for';
+    expect(await refusal(CONNECTION, { first: 3, after: cursor, filter: { categories: [1] } })).toBe(another);
+    expect(await refusal(CONNECTION, { first: 3, after: cursor, filter, sort: 'PRICE_ASC' })).toBe(another);
+    expect(await refusal(CONNECTION, { first: 3, after: cursor, filter, seed: 5 })).toBe(
+      'seed 5 differs from the seed 4 the cursor was made with',
+    );
+    expect(await refusal(CONNECTION, { first: 3, after: 'bm9wZQ' })).toBe(
+      'after must be a cursor from this listing, got "bm9wZQ"',
+    );
+  });
+});
+
+describe('input rules: BAD_USER_INPUT naming the argument, the rule and the value', () => {
+  it.each([
+    [
+      { filter: { near: { latitude: '48.1', longitude: '2.1', radiusKm: 0 } } },
+      'filter.near.radiusKm must be more than 0 and at most 500, got 0',
+    ],
+    [
+      { filter: { near: { latitude: '48.1', longitude: '2.1', radiusKm: 501 } } },
+      'filter.near.radiusKm must be more than 0 and at most 500, got 501',
+    ],
+    [
+      { filter: { near: { latitude: '91', longitude: '2.1', radiusKm: 5 } } },
+      'filter.near.latitude must be a decimal from -90 to 90 with at most 6 decimals, got "91"',
+    ],
+    [
+      { filter: { priceMin: '900.00', priceMax: '100.00' } },
+      'filter.priceMin must not exceed priceMax (100.00), got "900.00"',
+    ],
+    [
+      { filter: { priceMax: '-1' } },
+      'filter.priceMax must be a non-negative price with at most 12 digits and 2 decimals, e.g. "500.00", got "-1"',
+    ],
+    [
+      { filter: { categories: Array.from({ length: 51 }, (_, i) => i) } },
+      'filter.categories may hold at most 50 codes, got 51',
+    ],
+    [{ filter: { search: 'x'.repeat(201) } }, 'filter.search may be at most 200 characters long, got 201'],
+    [
+      { filter: { photographerId: 'nope' } },
+      'filter.photographerId must be a UUID such as "3f2504e0-4f89-41d3-9a0c-0305e82c3301"',
+    ],
+  ])('%j', async (variables, message) => {
+    expect(await refusal(PAGE, variables)).toBe(message);
+  });
+
+  it.each([
+    [{ first: 0 }, 'first must be from 1 to 100, got 0'],
+    [{ last: 101 }, 'last must be from 1 to 100, got 101'],
+    [{ first: 2, last: 2 }, 'first and last cannot be given together'],
+  ])('connection %j', async (variables, message) => {
+    expect(await refusal(CONNECTION, variables)).toBe(message);
+  });
+});
+
+describe('statements per page', () => {
+  it('a filtered page in the seeded order: the matches are read once, then two statements a page', async () => {
+    const filter = { featured: true };
+    const run = () =>
+      db.statements.record(() =>
+        graphql(
+          app,
+          `query ($f: PackageFilter) { packages(limit: 20, filter: $f, seed: 3) { count results { id title price } } }`,
+          { f: filter },
+        ),
+      );
+    const first = await run();
+    expect(first.statements).toHaveLength(3); // the version, the matching positions, the page
+    const second = await run();
+    expect(second.statements).toHaveLength(2); // the version, the page
+    expect(second.result.body).toEqual(first.result.body);
+    // Only the columns asked for: no HTML description, no policies.
+    const page = second.statements[1] as string;
+    expect(page).toContain('"title"');
+    expect(page).toContain('"price"');
+    for (const column of ['description', 'whats_included', 'cancellation_policy', 'photographer_id']) {
+      expect(page).not.toContain(`"${column}"`);
+    }
+  });
+});
