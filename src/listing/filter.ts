@@ -82,6 +82,7 @@ export function normalizeFilter(filter: PackageFilter | null | undefined): Packa
     if (filter.search.length > MAX_SEARCH_CHARACTERS) {
       throw broken('search', `may be at most ${MAX_SEARCH_CHARACTERS} characters long`, filter.search.length);
     }
+    if (filter.search.includes('\0')) throw broken('search', 'may not hold the NUL character', filter.search);
     const words = filter.search.trim().replace(/\s+/g, ' ');
     if (words !== '') out.search = words;
   }

@@ -84,6 +84,12 @@ describe(`package(id, urlSlug) on ${engineName}`, () => {
     expect(await query('{ package(urlSlug: "no-such-package") { id } }')).toEqual({ package: null });
   });
 
+  it('refuses a slug with a NUL character or longer than 200 characters', async () => {
+    const slug = 'query ($s: String) { package(urlSlug: $s) { id } }';
+    expect(await refusal(slug, { s: 'a\u0000' })).toBe('urlSlug may not hold the NUL character, got "a\\u0000"');
+    expect(await refusal(slug, { s: 'a'.repeat(201) })).toBe('urlSlug may be at most 200 characters long, got 201');
+  });
+
   it('takes exactly one of id and urlSlug', async () => {
     expect(await refusal('{ package { id } }')).toBe('package takes exactly one of id and urlSlug');
     expect(await refusal(`{ package(id: "${listed[0]?.id}", urlSlug: "x") { id } }`)).toBe(
@@ -276,6 +282,7 @@ describe('input rules: BAD_USER_INPUT naming the argument, the rule and the valu
       'filter.categories may hold at most 50 codes, got 51',
     ],
     [{ filter: { search: 'x'.repeat(201) } }, 'filter.search may be at most 200 characters long, got 201'],
+    [{ filter: { search: 'a\u0000b' } }, 'filter.search may not hold the NUL character, got "a\\u0000b"'],
     [
       { filter: { photographerId: 'nope' } },
       'filter.photographerId must be a UUID such as "3f2504e0-4f89-41d3-9a0c-0305e82c3301"',

@@ -114,6 +114,8 @@ builder.queryType({
         if (args.id != null) return ctx.store.listedPackage(requireUuid(String(args.id), 'id'), fields);
         const slug = args.urlSlug as string;
         if (slug.length > 200) throw badUserInput(`urlSlug may be at most 200 characters long, got ${slug.length}`);
+        if (slug.includes('\0'))
+          throw badUserInput(`urlSlug may not hold the NUL character, got ${JSON.stringify(slug)}`);
         return ctx.store.listedPackageBySlug(slug, fields);
       },
     }),
