@@ -2,6 +2,7 @@
 // from /metrics, the server's memory from /proc, and one autocannon load run.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -53,34 +54,49 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** A TCP port free on loopback right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Starts `node [nodeArgs] --import tsx <script>` (one process: its pid is the server's, for /proc) and resolves
- * once it has printed its address (matched by `addressPattern`) and answers /healthz.
+ * Starts `node [nodeArgs] <script>` (through tsx for a .ts script; one process: its pid is the server's, for
+ * /proc) and resolves once it answers /healthz at `address`: a URL known beforehand (the product, given a
+ * port: it logs its address at info level, which the bench turns off), or a pattern its output matches.
  */
 export async function startProcess(
   script: string,
   env: Record<string, string>,
-  addressPattern: RegExp,
+  address: RegExp | string,
   nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...loader, script], {
     cwd: ROOT,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
   const url = await new Promise<string>((resolve, reject) => {
+    if (typeof address === 'string') return resolve(address);
     const timer = setTimeout(() => reject(new Error(`${script} did not start within 180 s:\n${output}`)), 180_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk;
-      const match = addressPattern.exec(output);
+    child.stdout?.on('data', () => {
+      const match = address.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
       }
     });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk));
     void exited.then((code) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited with ${code} before listening:\n${output}`));
@@ -102,7 +118,8 @@ export async function startProcess(
       .then((r) => r.ok)
       .catch(() => false);
     if (ok) return server;
-    if (attempt === 100) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${output}`);
+    if (attempt === 1800) {
       await server.stop();
       throw new Error(`${script} does not answer ${url}/healthz:\n${output}`);
     }

@@ -194,7 +194,7 @@ export function runSection(info: RunInfo, runs: EngineRun[]): string {
   return [
     `## ${info.date.toISOString().slice(0, 16).replace('T', ' ')} UTC, commit ${info.commit}`,
     '',
-    `${info.connections} connections, ${info.duration} s per scenario after a ${info.warmup} s warm-up, seed 7, ${info.packages.toLocaleString('en')} listed packages; autocannon on loopback from the bench process, the server as its own process (\`node --import tsx src/server.ts\`, LOG_LEVEL=warn). \`npm run bench\` took ${minutes} min ${seconds} s.`,
+    `${info.connections} connections, ${info.duration} s per scenario after a ${info.warmup} s warm-up, seed 7, ${info.packages.toLocaleString('en')} listed packages; autocannon on loopback from the bench process, the server as its own process (\`node dist/server.js\`, LOG_LEVEL=warn). \`npm run bench\` took ${minutes} min ${seconds} s.`,
     '',
     `Machine: ${info.machine}.`,
     '',

@@ -11,7 +11,8 @@
 //   BENCH_DURATION      seconds measured per scenario (default 10)
 //   BENCH_WARMUP        seconds of warm-up per scenario, not measured (default 3)
 //   BENCH_SCENARIOS     only these scenarios, comma-separated ids (floor, rest-first, rest-deep, graphql-full,
-//                       graphql-slim, graphql-one, graphiql); results.md is not written
+//                       graphql-slim, graphql-filter-10, graphql-filter-90, graphql-price-sort, graphql-one,
+//                       graphiql); results.md is not written
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ import {
   cpuMs,
   type DatabaseCpu,
   databaseCpu,
+  freePort,
   highWaterMb,
   load,
   type Request,
@@ -36,7 +38,18 @@ import {
   statementsSoFar,
 } from './harness.js';
 import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
-import { FLOOR_REQUEST, FULL_PAGE_QUERY, graphqlRequest, PAGE, restPage, SEED, scenarios } from './scenarios.js';
+import {
+  cardsRequest,
+  FILTER_10,
+  FILTER_90,
+  FLOOR_REQUEST,
+  FULL_PAGE_QUERY,
+  graphqlRequest,
+  PAGE,
+  restPage,
+  SEED,
+  scenarios,
+} from './scenarios.js';
 
 const PACKAGES = 100_000;
 const PAGE_SIZES = [1, 10, 50, 100];
@@ -206,10 +219,12 @@ async function benchEngine(
   database: DatabaseCpu | undefined,
 ): Promise<EngineRun> {
   log(`\n== ${ENGINE_NAMES[engine]} (${version})`);
+  // The compiled server, as `npm start` runs it (built at the start of the bench).
+  const port = await freePort();
   const server = await startProcess(
-    'src/server.ts',
-    { ...engineEnv(engine), LOG_LEVEL: 'warn', SEED_PACKAGES: '0' },
-    /GraphQL and GraphiQL: (http:\/\/\S+)\/graphql/,
+    'dist/server.js',
+    { ...engineEnv(engine), LOG_LEVEL: 'warn', SEED_PACKAGES: '0', RATE_LIMIT: '0', PORT: String(port) },
+    `http://127.0.0.1:${port}`,
     settings.nodeArgs,
   );
   try {
@@ -227,6 +242,21 @@ async function benchEngine(
       } else {
         log(`  note: the floor's page (PostgreSQL) differs from this engine's ${firstDifference(product, floorPage)}`);
       }
+    }
+
+    // The one-time read of a filter's matching positions: the first request for it (later ones reuse them).
+    for (const [name, filter] of [
+      ['~10%', FILTER_10],
+      ['~90%', FILTER_90],
+    ] as const) {
+      const started = performance.now();
+      await get(server.url, cardsRequest(filter));
+      const first = performance.now() - started;
+      const again = performance.now();
+      await get(server.url, cardsRequest(filter));
+      log(
+        `  filter matching ${name}: first page ${first.toFixed(1)} ms (reads the matching positions), the next ${(performance.now() - again).toFixed(1)} ms`,
+      );
     }
 
     const statementsBySize = [];
@@ -315,6 +345,7 @@ function commit(): string {
 async function main(): Promise<void> {
   const started = Date.now();
   const date = new Date();
+  await runCommand('npm', ['run', '--silent', 'build'], {}); // the server runs compiled, as `npm start` does
   const engines = chosenEngines();
   const machineText = machine();
   log(

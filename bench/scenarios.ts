@@ -7,7 +7,16 @@ export const SEED = 7;
 export const PAGE = 50;
 export const DEEP_OFFSET = 90_000;
 
-export type ScenarioId = 'rest-first' | 'rest-deep' | 'graphql-full' | 'graphql-slim' | 'graphql-one' | 'graphiql';
+export type ScenarioId =
+  | 'rest-first'
+  | 'rest-deep'
+  | 'graphql-full'
+  | 'graphql-slim'
+  | 'graphql-filter-10'
+  | 'graphql-filter-90'
+  | 'graphql-price-sort'
+  | 'graphql-one'
+  | 'graphiql';
 
 export interface Scenario {
   id: ScenarioId;
@@ -40,6 +49,18 @@ export const FULL_PAGE_QUERY = document('full-page.graphql', 'generated/full-pac
 export const SLIM_PAGE_QUERY = `{ packages(limit: ${PAGE}, seed: ${SEED}) { results { id title price } } }`;
 const ONE_PACKAGE_QUERY = document('one-package.graphql', 'generated/full-package.graphql');
 
+/** A page of cards under a filter (seeded order unless `sort` is given). */
+const CARDS_QUERY = `query Cards($filter: PackageFilter, $sort: PackageSort) {
+  packages(limit: ${PAGE}, offset: ${PAGE * 10}, seed: ${SEED}, filter: $filter, sort: $sort) {
+    count results { id title urlSlug price landscapeImage }
+  }
+}`;
+/** About 10% of the demo packages are weddings (category 1), the other 11 categories the remaining 90%. */
+export const FILTER_10 = { categories: [1] };
+export const FILTER_90 = { categories: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
+export const cardsRequest = (filter: object, sort?: string) =>
+  graphqlRequest(CARDS_QUERY, { filter, ...(sort ? { sort } : {}) }, 'Cards');
+
 /** The floor's page: the same v2 page as `rest-first`, served by bench/floor.ts. */
 export const FLOOR_REQUEST = restPage(0);
 
@@ -57,6 +78,21 @@ export function scenarios(packageId: string): Scenario[] {
       id: 'graphql-slim',
       label: `GraphQL page of ${PAGE}, id/title/price`,
       request: graphqlRequest(SLIM_PAGE_QUERY, {}),
+    },
+    {
+      id: 'graphql-filter-10',
+      label: `GraphQL cards, filter matching ~10%, seeded, offset ${PAGE * 10}`,
+      request: cardsRequest(FILTER_10),
+    },
+    {
+      id: 'graphql-filter-90',
+      label: `GraphQL cards, filter matching ~90%, seeded, offset ${PAGE * 10}`,
+      request: cardsRequest(FILTER_90),
+    },
+    {
+      id: 'graphql-price-sort',
+      label: `GraphQL cards, filter matching ~90%, by price, offset ${PAGE * 10}`,
+      request: cardsRequest(FILTER_90, 'PRICE_ASC'),
     },
     {
       id: 'graphql-one',
