@@ -31,6 +31,8 @@ export interface ReadSession extends SqlReader {
 export interface ReadPath {
   /** `deadline`: the time (Date.now()) after which no statement starts. */
   session(deadline?: number): ReadSession;
+  /** One statement on its own (no session, no snapshot shared with anything), bounded by the query timeout. */
+  single<Row = Record<string, unknown>>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 /** The work of a request ran past its deadline: it has been answered already; its remaining reads are dropped. */
@@ -133,27 +135,50 @@ class PostgresSession implements ReadSession {
 }
 
 export function postgresReadPath(pool: pg.Pool, observer: StatementObserver, settings: PostgresReadSettings): ReadPath {
-  return { session: (deadline = Number.POSITIVE_INFINITY) => new PostgresSession(pool, observer, settings, deadline) };
+  return {
+    session: (deadline = Number.POSITIVE_INFINITY) => new PostgresSession(pool, observer, settings, deadline),
+    async single<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
+      observer.notify(statement.text);
+      const started = performance.now();
+      try {
+        const result = await pool.query({
+          ...(statement.name ? { name: statement.name } : {}),
+          text: statement.text,
+          values: params as unknown[],
+          query_timeout: settings.queryTimeoutMs,
+        } as pg.QueryConfig);
+        return result.rows as Row[];
+      } catch (error) {
+        throw classify(error);
+      } finally {
+        observer.timed((performance.now() - started) / 1000);
+      }
+    },
+  };
 }
 
 export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): ReadPath {
+  async function query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
+    observer.notify(statement.text);
+    const started = performance.now();
+    try {
+      return (await pglite.query<Row>(statement.text, params as unknown[])).rows;
+    } catch (error) {
+      throw pglite.closed ? new DatabaseUnavailableError('database unavailable: it is closed') : error;
+    } finally {
+      observer.timed((performance.now() - started) / 1000);
+    }
+  }
   return {
     session(deadline = Number.POSITIVE_INFINITY) {
       return {
-        async query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
+        query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
           checkDeadline(deadline);
-          observer.notify(statement.text);
-          const started = performance.now();
-          try {
-            return (await pglite.query<Row>(statement.text, params as unknown[])).rows;
-          } catch (error) {
-            throw pglite.closed ? new DatabaseUnavailableError('database unavailable: it is closed') : error;
-          } finally {
-            observer.timed((performance.now() - started) / 1000);
-          }
+          return query<Row>(statement, params);
         },
         end: async () => {},
       };
     },
+    single: query,
   };
 }

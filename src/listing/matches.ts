@@ -5,16 +5,12 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
+import { readListingVersion } from './version.js';
 
 export interface MatchSets {
   /** The sorted listing positions the filter matches, as of the session's snapshot. */
   positions(sql: SqlReader, filter: PackageFilter): Promise<Int32Array>;
 }
-
-const VERSION = {
-  name: 'listing_version',
-  text: 'SELECT coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text AS version',
-};
 
 /** `maxBytes` bounds the kept arrays (4 bytes a position); an entry larger than that is used and not kept. */
 export function createMatchSets(maxBytes: number): MatchSets {
@@ -39,8 +35,7 @@ export function createMatchSets(maxBytes: number): MatchSets {
 
   return {
     async positions(sql, filter) {
-      const [row] = await sql.query<{ version: string }>(VERSION);
-      const key = `${row?.version ?? '0'}|${filterKey(filter)}`;
+      const key = `${await readListingVersion((statement) => sql.query(statement))}|${filterKey(filter)}`;
       const hit = kept.get(key);
       if (hit) return hit;
       let pending = reading.get(key);

@@ -28,6 +28,7 @@ async function importMore(count: number, seed: number) {
 /** The database's read path, with `between` run (and awaited) after each session's first statement. */
 function interleaved(read: ReadPath, between: () => Promise<void>): ReadPath {
   return {
+    single: (statement, params) => read.single(statement, params),
     session(deadline) {
       const session = read.session(deadline);
       let first = true;

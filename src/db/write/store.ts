@@ -34,13 +34,15 @@ export async function deleteEverything(tx: TransactionClient): Promise<void> {
 }
 
 /**
- * Marks the listing as changed: bumps its version, in the transaction that changed it, so what readers keep
- * keyed by the version (src/listing/matches.ts) turns over exactly when that transaction commits.
+ * Marks the listing as changed: gives it a new version, in the transaction that changed it, so what readers
+ * keep keyed by the version (matching positions, cached answers) turns over exactly when that transaction
+ * commits. The version is random rather than counted, so that two databases never share one (their answers
+ * may meet in one Redis).
  */
 export async function bumpListingVersion(tx: TransactionClient): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO listing_version (id, version) VALUES (1, 1)
-    ON CONFLICT (id) DO UPDATE SET version = listing_version.version + 1`;
+    INSERT INTO listing_version (id, version) VALUES (1, floor(random() * 9e18)::bigint)
+    ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`;
 }
 
 /**
