@@ -4,6 +4,8 @@ import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-fi
 import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { createAnswerStore } from './cache/answers.js';
+import { cacheNoteFor, responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
 import type { Context } from './graphql/context.js';
@@ -21,7 +23,7 @@ import { schema } from './graphql/schema.js';
 import type { Scope } from './http/api-keys.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
 import { callerIdentity, type ServerContext } from './http/callers.js';
-import { compressHtmlPages } from './http/compress-html.js';
+import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
 import { healthRoutes } from './http/health.js';
@@ -41,6 +43,8 @@ export type AppSettings = Pick<
   | 'introspection'
   | 'requestTimeoutMs'
   | 'filterCacheBytes'
+  | 'responseCacheBytes'
+  | 'cacheControl'
   | 'corsOrigins'
   | 'apiKeys'
   | 'v2ApiKeys'
@@ -78,6 +82,20 @@ export function createApp({
   const metrics = createMetrics(db.statements, db.pool);
   const callerOf = callerIdentity(settings);
   const matchSets = createMatchSets(settings.filterCacheBytes);
+  const cache: Plugin[] =
+    settings.responseCacheBytes > 0
+      ? [
+          responseCache({
+            store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redisUrl: settings.redisUrl, logger }),
+            read: db.read,
+            callerOf,
+            cacheControl: settings.cacheControl,
+            v2KeysRequired: settings.v2ApiKeys !== undefined,
+            // Most of the request's time stays for the answer itself when the version is slow to come.
+            versionTimeoutMs: Math.min(1000, settings.requestTimeoutMs / 3),
+          }),
+        ]
+      : [];
   const introspectionOff: Plugin[] = settings.introspection
     ? []
     : [useDisableIntrospection(), blockFieldSuggestionsPlugin()];
@@ -99,6 +117,7 @@ export function createApp({
         session,
         scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
         withheld: new Set<string>(),
+        cacheNote: cacheNoteFor(door.request),
       };
     },
     cors: false,
@@ -110,7 +129,8 @@ export function createApp({
       rateLimit({ ...settings.rateLimit, redisUrl: settings.redisUrl, callerOf, logger }),
       rejectUnknownKeys(callerOf),
       postsMustBeJson(),
-      compressHtmlPages(),
+      ...cache,
+      compressResponses(),
       listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
       operationLimits(settings.limits),
       answerUnavailable(),

@@ -116,6 +116,11 @@ export const environment = z.object({
   GRAPHQL_INTROSPECTION: flag.default(true),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3).default(32 * 1024 * 1024),
+  RESPONSE_CACHE_BYTES: wholeNumber(0, 16 * 1024 ** 3).default(64 * 1024 * 1024),
+  CACHE_CONTROL: z
+    .string()
+    .regex(/^[\x20-\x7e]{1,200}$/, 'must be a Cache-Control header value')
+    .default('public, max-age=5, stale-while-revalidate=30'),
   REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
@@ -176,6 +181,10 @@ export type Config = {
   maxBodyBytes: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
   filterCacheBytes: number;
+  /** Memory for cached answers (src/cache/); 0 turns the response cache off. */
+  responseCacheBytes: number;
+  /** Cache-Control of cacheable anonymous answers. */
+  cacheControl: string;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
@@ -243,6 +252,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     introspection: e.GRAPHQL_INTROSPECTION,
     maxBodyBytes: e.MAX_BODY_BYTES,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
+    responseCacheBytes: e.RESPONSE_CACHE_BYTES,
+    cacheControl: e.CACHE_CONTROL,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],

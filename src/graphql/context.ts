@@ -14,4 +14,6 @@ export interface Context {
   scopes: ReadonlySet<Scope>;
   /** Private fields answered null because the caller lacks the scope; reported once (see private-fields.ts). */
   withheld: Set<string>;
+  /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
+  cacheNote: { cacheable: boolean };
 }

@@ -72,7 +72,10 @@ describe(`observability on ${engineName}`, () => {
     const failing = async (): Promise<never> => {
       throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
     };
-    return createApp({ db: { ...db, read: { session: () => ({ query: failing, end: async () => {} }) } }, logger });
+    return createApp({
+      db: { ...db, read: { session: () => ({ query: failing, end: async () => {} }), single: failing } },
+      logger,
+    });
   }
 
   it('masks unexpected errors for clients and logs them in full, once', async () => {

@@ -23,7 +23,8 @@ const COUNT = DEMO + LISTED_EDGES;
 
 beforeAll(async () => {
   db = await createListingTestDatabase(DEMO);
-  app = createApp({ db, settings: { apiKeys: TEST_KEYS } });
+  // The cache off: these tests are about how pages are made (statements, snapshots), not how they are kept.
+  app = createApp({ db, settings: { apiKeys: TEST_KEYS, responseCacheBytes: 0 } });
 });
 afterAll(() => db?.destroy());
 

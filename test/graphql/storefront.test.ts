@@ -31,7 +31,8 @@ let listed: Card[];
 
 beforeAll(async () => {
   db = await createListingTestDatabase(300);
-  app = createApp({ db });
+  // The cache off: these tests are about how pages are made, not how they are kept (test/cache/).
+  app = createApp({ db, settings: { responseCacheBytes: 0 } });
   listed = await walkPages({});
 });
 afterAll(() => db?.destroy());

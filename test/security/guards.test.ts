@@ -212,7 +212,7 @@ describe('rate limits', () => {
     const wait = Number(v2.headers.get('retry-after'));
     expect(wait).toBeGreaterThan(0);
     expect(await v2.text()).toBe(`{"detail":"Request was throttled. Expected available in ${wait} seconds."}`);
-    expect(v2.headers.get('vary')).toBe('Accept');
+    expect(v2.headers.get('vary')).toBe('Accept, Accept-Encoding');
     // Health checks and metrics are not counted.
     expect((await app.fetch(`${ORIGIN}/healthz`)).status).toBe(200);
   });

@@ -1,7 +1,9 @@
+import { markUncacheable } from '../../cache/response-cache.js';
 import { orderFingerprint } from '../../listing/filter.js';
 import { type ListedPackage, matchCount, type OrderRequest, packagesInOrder } from '../../listing/orders.js';
 import { chooseSeed, DEFAULT_LIMIT, MAX_LIMIT } from '../../listing/page.js';
 import { builder } from '../builder.js';
+import type { Context } from '../context.js';
 import { badUserInput, requireUuid } from '../errors.js';
 import { upTo } from '../limits.js';
 import { selectedPackageFields } from '../projection.js';
@@ -38,6 +40,12 @@ const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
   }),
 });
 
+/** A seed chosen at random: the answer then differs from one request to the next, so it is not cached. */
+function randomSeed(ctx: Context): number {
+  markUncacheable(ctx.cacheNote);
+  return chooseSeed();
+}
+
 const orderArgs = builder.args((t) => ({
   seed: t.int({
     required: false,
@@ -66,7 +74,7 @@ builder.queryType({
         const offset = args.offset ?? 0;
         if (limit < 1 || limit > MAX_LIMIT) throw badUserInput(`limit must be from 1 to ${MAX_LIMIT}, got ${limit}`);
         if (offset < 0) throw badUserInput(`offset must be 0 or more, got ${offset}`);
-        const order = readOrder(args, args.seed ?? chooseSeed());
+        const order = readOrder(args, args.seed ?? randomSeed(ctx));
         return { count: await matchCount(ctx.store, order), limit, offset, order };
       },
     }),
@@ -85,7 +93,7 @@ builder.queryType({
         if (args.seed != null && cursorSeed !== undefined && args.seed !== cursorSeed) {
           throw badUserInput(`seed ${args.seed} differs from the seed ${cursorSeed} the cursor was made with`);
         }
-        const order = { ...draft, seed: args.seed ?? cursorSeed ?? chooseSeed() };
+        const order = { ...draft, seed: args.seed ?? cursorSeed ?? randomSeed(ctx) };
         const count = await matchCount(ctx.store, order);
         const { start, end } = connectionWindow(args, count, after, before);
         return {
