@@ -247,6 +247,8 @@ export interface Request {
   body?: string;
   /** Whether a 2xx body is the expected answer (a GraphQL error comes with status 200). */
   verify(body: string): boolean;
+  /** The answer is a 304 (a conditional request), not a 2xx. */
+  notModified?: boolean;
 }
 
 export interface LoadResult {
@@ -276,7 +278,11 @@ export async function load(url: string, request: Request, connections: number, d
     requestsPerSecond: result.requests.total / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx + result.mismatches,
+    errors:
+      result.errors +
+      result.non2xx -
+      (request.notModified ? (result.statusCodeStats?.['304']?.count ?? 0) : 0) +
+      result.mismatches,
     sent: result.requests.sent,
     completed: result.requests.total,
   } satisfies LoadResult;

@@ -154,6 +154,26 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
       const most = Math.max(...rows.map((row) => row.statementsPerRequest));
       return { text: fixed(most, 2), met: most <= 8 };
     }),
+    check('Cached page: >= 20 times the floor req/s, p99 < 20 ms', (run) => {
+      const row = find(run, 'rest-cached');
+      if (!row || run.floorRps === undefined) return undefined;
+      const ratio = row.requestsPerSecond / run.floorRps;
+      return { text: `${fixed(ratio, 1)}x, p99 ${fixed(row.p99, 0)} ms`, met: ratio >= 20 && row.p99 < 20 };
+    }),
+    check('304 revalidation: at least as fast as a cached page', (run) => {
+      const revalidated = find(run, 'rest-304');
+      const cached = find(run, 'rest-cached');
+      if (!revalidated || !cached) return undefined;
+      const ratio = revalidated.requestsPerSecond / cached.requestsPerSecond;
+      return { text: percent(ratio), met: ratio >= 1 };
+    }),
+    check('Slim and filtered pages: server CPU <= 1.1 ms, PostgreSQL CPU <= 0.3 ms', (run) => {
+      const rows = ['graphql-slim', 'graphql-filter-10', 'graphql-filter-90'].map((id) => find(run, id as ScenarioId));
+      if (rows.some((row) => !row)) return undefined;
+      const cpu = Math.max(...rows.map((row) => row?.cpuMsPerRequest ?? 0));
+      const db = Math.max(...rows.map((row) => row?.databaseCpuMsPerRequest ?? 0));
+      return { text: `${fixed(cpu, 1)} ms + DB ${fixed(db, 1)} ms`, met: cpu <= 1.1 && db <= 0.3 };
+    }),
     check('Server RSS under load: < 300 MB', (run) => {
       const rows = run.rows.filter((row) => row.id !== 'floor');
       if (rows.length === 0) return undefined;

@@ -12,7 +12,8 @@
 //   BENCH_WARMUP        seconds of warm-up per scenario, not measured (default 3)
 //   BENCH_SCENARIOS     only these scenarios, comma-separated ids (floor, rest-first, rest-deep, graphql-full,
 //                       graphql-slim, graphql-filter-10, graphql-filter-90, graphql-price-sort, graphql-one,
-//                       graphiql); results.md is not written
+//                       rest-br, graphiql, and with the cache on: rest-cached, rest-cached-br, rest-304,
+//                       graphql-cached); results.md is not written
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
 import { execFileSync } from 'node:child_process';
@@ -39,6 +40,7 @@ import {
 } from './harness.js';
 import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
 import {
+  cachedScenarios,
   cardsRequest,
   FILTER_10,
   FILTER_90,
@@ -149,7 +151,8 @@ async function get(url: string, request: Request): Promise<string> {
     ...(request.body === undefined ? {} : { body: request.body }),
   });
   const body = await response.text();
-  if (!response.ok || !request.verify(body)) {
+  const expected = request.notModified ? response.status === 304 : response.ok;
+  if (!expected || !request.verify(body)) {
     throw new Error(`${request.method} ${request.path}: unexpected answer ${response.status} ${body.slice(0, 300)}`);
   }
   return body;
@@ -205,6 +208,38 @@ async function measure(
   return row;
 }
 
+const serverEnv = (engine: Engine) => ({
+  ...engineEnv(engine),
+  LOG_LEVEL: 'warn',
+  SEED_PACKAGES: '0',
+  RATE_LIMIT: '0',
+});
+
+/** The cached scenarios, on a server of their own with the response cache on (its default size). */
+async function cachedRows(engine: Engine, database: DatabaseCpu | undefined): Promise<Row[]> {
+  const chosen = (id: string) => !settings.scenarios || settings.scenarios.includes(id);
+  if (!cachedScenarios('').some((s) => chosen(s.id))) return [];
+  const port = await freePort();
+  const server = await startProcess(
+    'dist/server.js',
+    { ...serverEnv(engine), PORT: String(port) },
+    `http://127.0.0.1:${port}`,
+    settings.nodeArgs,
+  );
+  try {
+    const first = restPage(0);
+    const etag = (await fetch(`${server.url}${first.path}`, { headers: first.headers })).headers.get('etag');
+    if (!etag) throw new Error('the cached server gave the first page no ETag');
+    const rows: Row[] = [];
+    for (const scenario of cachedScenarios(etag).filter((s) => chosen(s.id))) {
+      rows.push(await measure(server, scenario.request, scenario.label, scenario.id, database));
+    }
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
 /** SQL statements of one request, nothing else running. */
 async function statementsOf(server: ServerProcess, request: Request): Promise<number> {
   const before = await statementsSoFar(server.url);
@@ -223,7 +258,8 @@ async function benchEngine(
   const port = await freePort();
   const server = await startProcess(
     'dist/server.js',
-    { ...engineEnv(engine), LOG_LEVEL: 'warn', SEED_PACKAGES: '0', RATE_LIMIT: '0', PORT: String(port) },
+    // Uncached: the targets are on pages made per request; the cached scenarios get a server of their own.
+    { ...serverEnv(engine), RESPONSE_CACHE_BYTES: '0', PORT: String(port) },
     `http://127.0.0.1:${port}`,
     settings.nodeArgs,
   );
@@ -283,6 +319,7 @@ async function benchEngine(
     for (const scenario of chosen) {
       rows.push(await measure(server, scenario.request, scenario.label, scenario.id, serverDatabase));
     }
+    rows.push(...(await cachedRows(engine, serverDatabase)));
     await floorRun('after');
 
     const floorRps =

@@ -16,7 +16,12 @@ export type ScenarioId =
   | 'graphql-filter-90'
   | 'graphql-price-sort'
   | 'graphql-one'
-  | 'graphiql';
+  | 'graphiql'
+  | 'rest-br'
+  | 'rest-cached'
+  | 'rest-cached-br'
+  | 'rest-304'
+  | 'graphql-cached';
 
 export interface Scenario {
   id: ScenarioId;
@@ -100,6 +105,11 @@ export function scenarios(packageId: string): Scenario[] {
       request: graphqlRequest(ONE_PACKAGE_QUERY, { id: packageId }, 'OnePackage'),
     },
     {
+      id: 'rest-br',
+      label: 'REST v2 first page, brotli (compressed per request)',
+      request: compressed(restPage(0)),
+    },
+    {
       id: 'graphiql',
       label: 'GraphiQL page load',
       request: {
@@ -108,6 +118,38 @@ export function scenarios(packageId: string): Scenario[] {
         headers: { accept: 'text/html' },
         verify: (body) => body.trimStart().slice(0, 15).toLowerCase() === '<!doctype html>',
       },
+    },
+  ];
+}
+
+/** The request asking for brotli: the body autocannon sees is compressed, so only its presence is checked. */
+const compressed = (request: Request): Request => ({
+  ...request,
+  headers: { ...request.headers, 'accept-encoding': 'br' },
+  verify: (body) => body.length > 0,
+});
+
+/** Scenarios for a server with the response cache on; `etag` is the first page's, for the 304. */
+export function cachedScenarios(etag: string): Scenario[] {
+  return [
+    { id: 'rest-cached', label: 'REST v2 first page, from the cache', request: restPage(0) },
+    { id: 'rest-cached-br', label: 'REST v2 first page, from the cache, brotli', request: compressed(restPage(0)) },
+    {
+      id: 'rest-304',
+      label: 'REST v2 first page, If-None-Match: 304',
+      request: {
+        ...restPage(0),
+        headers: { ...restPage(0).headers, 'if-none-match': etag },
+        verify: (body) => body === '',
+        notModified: true,
+      },
+    },
+    // Not the every-field page: anonymously its private fields are withheld with an error, and such answers
+    // are not kept.
+    {
+      id: 'graphql-cached',
+      label: 'GraphQL cards, filter matching ~90%, from the cache',
+      request: cardsRequest(FILTER_90),
     },
   ];
 }
