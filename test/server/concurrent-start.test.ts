@@ -61,7 +61,7 @@ describe.runIf(onPostgres)('several instances starting together on PostgreSQL', 
     const line = JSON.parse(refused.stdout.trim()) as { level: string; msg: string };
     expect(line).toMatchObject({ level: 'fatal' });
     expect(line.msg).toMatch(
-      /^the database is behind by 1 migration \(\d+_init\) and MIGRATE=off: run npm run db:migrate first$/,
+      /^the database is behind by \d+ migrations? \(\d+_init(, \d+_\w+)*\) and MIGRATE=off: run npm run db:migrate first$/,
     );
     const client = new pg.Client({ connectionString: url });
     await client.connect();
