@@ -16,11 +16,9 @@
 //                       graphql-cached); results.md is not written
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { commit, machine, versions } from './environment.js';
 import {
   cpuMs,
   type DatabaseCpu,
@@ -329,53 +327,6 @@ async function benchEngine(
     return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWaterMb(server.pid) };
   } finally {
     await server.stop();
-  }
-}
-
-function machine(): string {
-  const cpu = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? os.cpus()[0]?.model;
-  const gib = (os.totalmem() / 2 ** 30).toFixed(1);
-  const load = os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
-  return `${os.availableParallelism()} CPUs (${cpu}), ${gib} GiB RAM, ${os.type()} ${os.release()}; load average at start ${load}`;
-}
-
-function versions(engineVersions: Map<Engine, string>): string {
-  const packageVersion = (name: string) =>
-    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-  const engines = [...engineVersions.values()];
-  const packages = [
-    'graphql',
-    'graphql-yoga',
-    '@envelop/graphql-jit',
-    'graphql-jit',
-    '@pothos/core',
-    '@prisma/client',
-    'pg',
-    'dataloader',
-    'autocannon',
-  ].filter((name) => existsSync(join(ROOT, 'node_modules', name, 'package.json')));
-  return [`Node ${process.version}`, ...engines, ...packages.map((name) => `${name} ${packageVersion(name)}`)].join(
-    ', ',
-  );
-}
-
-/** HEAD, and whether the served code differs from it (read-only git: no optional locks, nothing written). */
-function commit(): string {
-  const git = (args: string[]) =>
-    execFileSync('git', ['--no-optional-locks', ...args], { cwd: ROOT, encoding: 'utf8', stdio: 'pipe' });
-  try {
-    const head = git(['rev-parse', '--short', 'HEAD']).trim();
-    try {
-      git(['diff', '--quiet', 'HEAD', '--', 'src', 'prisma', 'package.json']);
-      return head;
-    } catch {
-      return `${head} with uncommitted changes in src/, prisma/ or package.json`;
-    }
-  } catch {
-    return 'unknown';
   }
 }
 

@@ -2,8 +2,7 @@
 // - a file holding a v2 page envelope ({count, next, previous, results}), a JSON array of Package records, or
 //   JSON Lines of Package records (one per line; also any .jsonl / .ndjson file);
 // - a directory of such files (.json, .jsonl, .ndjson), read in name order (numbers compared as numbers);
-// - an http(s) URL of the legacy service: its base address or the list's address. With `follow` the pages'
-//   `next` links are followed (at most `limitPages` pages).
+// - an http(s) URL of the legacy service: its base address or the list's address (url-source.ts).
 // Files up to `wholeFileLimit` bytes are parsed whole with JSON.parse (a legacy page is well under 1 MB, and
 // JSON.parse is several times faster than a streaming tokenizer); larger ones are streamed with stream-json, so a
 // file of any size is never held whole. Every failure is a SourceError with a one-line message naming the file
@@ -16,9 +15,11 @@ import chain from 'stream-chain';
 import { none } from 'stream-chain/defs.js';
 import { parser } from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
-import { LISTING_PATH as LIST_PATH } from '../http/routes.js';
 import { firstLine } from '../messages.js';
 import { isObject } from '../v2/scalars.js';
+import { urlSource } from './url-source.js';
+
+export { listUrl } from './url-source.js';
 
 export class SourceError extends Error {}
 
@@ -55,13 +56,13 @@ export interface SourceOptions {
   wholeFileLimit?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
 const ENVELOPE_KEYS = ['count', 'next', 'previous', 'results'];
 const FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
 const LINES_EXTENSIONS = ['.jsonl', '.ndjson'];
 
-const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
+export const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 
 /** Resolves the command line's sources; a path that does not exist is refused before anything is read. */
 export async function openSources(specs: string[], options: SourceOptions = {}): Promise<Source[]> {
@@ -138,7 +139,7 @@ function* itemsOf(value: unknown, format: 'page' | 'array', where: string): Gene
 }
 
 /** A v2 page envelope: an object with count, next, previous and results (an array); returns the results. */
-function checkEnvelope(value: unknown, where: string): unknown[] {
+export function checkEnvelope(value: unknown, where: string): unknown[] {
   const expected = 'a v2 page {count, next, previous, results}';
   if (!isObject(value)) throw new SourceError(`${where}: expected ${expected}`);
   const extra = Object.keys(value).filter((k) => !ENVELOPE_KEYS.includes(k));
@@ -328,86 +329,5 @@ async function directorySource(dir: string, options: SourceOptions): Promise<Sou
       for (const file of files) yield* fileItems(file.path, file.size, options, bytes);
     },
     progress: () => ({ done: bytes.done, total, unit: 'bytes' }),
-  };
-}
-
-// --- URLs ----------------------------------------------------------------------------------------------------
-
-/** The list's address: a base address gets the list path appended; the list's own address is kept. */
-export function listUrl(spec: string): string {
-  const url = new URL(spec);
-  const path = url.pathname.replace(/\/+$/, '');
-  url.pathname = path.endsWith(LIST_PATH.slice(0, -1)) ? `${path}/` : `${path}${LIST_PATH}`;
-  return url.toString();
-}
-
-async function fetchPage(url: string, timeoutMs: number): Promise<Record<string, unknown>> {
-  const seconds = `${timeoutMs / 1000} s`;
-  const failure = (error: unknown) => {
-    const e = error as Error & { cause?: NodeJS.ErrnoException };
-    if (e.name === 'TimeoutError' || e.name === 'AbortError')
-      return new SourceError(`${url}: no answer within ${seconds}`);
-    const cause = e.cause ? `${e.cause.code ?? ''} ${firstLine(e.cause)}`.trim() : firstLine(e);
-    return new SourceError(`${url}: cannot be reached (${cause})`);
-  };
-  let response: Response;
-  let body: string;
-  try {
-    response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-    body = await response.text();
-  } catch (error) {
-    throw failure(error);
-  }
-  if (!response.ok) {
-    throw new SourceError(
-      `${url}: answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
-    );
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    const type = response.headers.get('content-type') ?? 'none';
-    throw new SourceError(
-      `${url}: the answer is not JSON (content-type ${type}, body starts ${JSON.stringify(body.slice(0, 40))})`,
-    );
-  }
-  checkEnvelope(value, url);
-  return value as Record<string, unknown>;
-}
-
-function urlSource(spec: string, options: SourceOptions): Source {
-  let done = 0;
-  let total = 0;
-  let start: string;
-  try {
-    start = listUrl(spec);
-  } catch {
-    throw new SourceError(`${spec}: not a valid URL`);
-  }
-  return {
-    label: spec,
-    async *records() {
-      const visited = new Set<string>();
-      let next: string | null = start;
-      let pages = 0;
-      while (next !== null && (options.limitPages === undefined || pages < options.limitPages)) {
-        if (visited.has(next)) throw new SourceError(`${next}: the next links lead back to a page already read`);
-        visited.add(next);
-        const url: string = next;
-        const page = await fetchPage(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-        pages++;
-        if (typeof page.count === 'number') total = page.count;
-        const results = page.results as unknown[];
-        for (let i = 0; i < results.length; i++) {
-          done++;
-          yield { value: results[i], where: url, path: `results[${i}]` };
-        }
-        next = options.follow && typeof page.next === 'string' ? new URL(page.next, url).toString() : null;
-        if (next !== null && !isUrl(next))
-          throw new SourceError(`${url}: its next link ${JSON.stringify(page.next)} is not an http(s) URL`);
-      }
-    },
-    progress: () => (total > 0 ? { done, total, unit: 'records' } : null),
   };
 }
