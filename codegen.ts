@@ -54,7 +54,8 @@ const config: CodegenConfig = {
     'examples/storefront/generated/': {
       documents: ['examples/storefront/**/*.ts', '!examples/storefront/generated/**'],
       preset: 'client',
-      presetConfig: { fragmentMasking: false },
+      // persisted-documents.json: the manifest a server takes in PERSISTED_OPERATIONS (hash -> document).
+      presetConfig: { fragmentMasking: false, persistedDocuments: true },
       config: {
         documentMode: 'string',
         useTypeImports: true,

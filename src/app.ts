@@ -17,6 +17,7 @@ import { operationLimits } from './graphql/limits.js';
 import { createLoaders } from './graphql/loaders.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
+import { persistedOperations } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { endReadSessions } from './graphql/read-session.js';
 import { schema } from './graphql/schema.js';
@@ -43,6 +44,7 @@ export type AppSettings = Pick<
   | 'introspection'
   | 'requestTimeoutMs'
   | 'filterCacheBytes'
+  | 'persistedOperations'
   | 'responseCacheBytes'
   | 'cacheControl'
   | 'corsOrigins'
@@ -132,6 +134,7 @@ export function createApp({
       ...cache,
       compressResponses(),
       listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
+      ...persistedOperations(settings.persistedOperations),
       operationLimits(settings.limits),
       answerUnavailable(),
       ...introspectionOff,

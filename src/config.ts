@@ -114,6 +114,8 @@ export const environment = z.object({
   GRAPHQL_MAX_FIELDS: wholeNumber(10, 1_000_000).default(1000),
   GRAPHQL_MAX_COST: wholeNumber(10, 100_000_000).default(60_000),
   GRAPHQL_INTROSPECTION: flag.default(true),
+  PERSISTED_OPERATIONS: z.string().trim().min(1, 'must not be empty').optional(),
+  PERSISTED_OPERATIONS_ONLY: flag.default(false),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3).default(32 * 1024 * 1024),
   RESPONSE_CACHE_BYTES: wholeNumber(0, 16 * 1024 ** 3).default(64 * 1024 * 1024),
@@ -177,6 +179,8 @@ export type Config = {
   trustProxy: boolean;
   limits: OperationLimits;
   introspection: boolean;
+  /** The persisted operations manifest, and whether only those run (src/graphql/persisted.ts). */
+  persistedOperations: { file?: string; only: boolean };
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
@@ -250,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cost: e.GRAPHQL_MAX_COST,
     },
     introspection: e.GRAPHQL_INTROSPECTION,
+    persistedOperations: { file: e.PERSISTED_OPERATIONS, only: e.PERSISTED_OPERATIONS_ONLY },
     maxBodyBytes: e.MAX_BODY_BYTES,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
     responseCacheBytes: e.RESPONSE_CACHE_BYTES,

@@ -25,6 +25,26 @@ export async function request<Result, Variables>(
   return body.data as Result;
 }
 
+/**
+ * Runs a typed document by its hash over GET (a short URL a CDN can cache): the server must have the manifest
+ * codegen wrote (examples/storefront/generated/persisted-documents.json) in PERSISTED_OPERATIONS.
+ */
+export async function requestPersisted<Result, Variables>(
+  endpoint: string,
+  document: TypedDocumentString<Result, Variables>,
+  variables: Variables,
+): Promise<Result> {
+  const hash = String(document.__meta__?.hash ?? '').replace(/^sha256:/, '');
+  const query = new URLSearchParams({
+    extensions: JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }),
+    variables: JSON.stringify(variables),
+  });
+  const response = await fetch(`${endpoint}/graphql?${query}`, { headers: { accept: 'application/json' } });
+  const body = (await response.json()) as { data?: Result | null; errors?: GraphQLRequestError['errors'] };
+  if (body.errors?.length) throw new GraphQLRequestError(body.errors);
+  return body.data as Result;
+}
+
 async function main(endpoint: string) {
   // Weddings and portraits (categories 1 and 3) under 500.00, cheapest first.
   const cheap = await request(endpoint, CardsPage, {

@@ -67,7 +67,8 @@ async function requestKey(request: Request, url: URL, scope: string): Promise<st
   }
   if (url.pathname !== GRAPHQL_PATH) return null;
   if (request.method === 'GET' || request.method === 'HEAD') {
-    if (!url.searchParams.has('query')) return null; // GraphiQL's page
+    // A query or a persisted operation's hash; neither: GraphiQL's page.
+    if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
     return `graphql\nGET\n${url.search}\n${accept}\n${scope}`;
   }
   if (request.method !== 'POST') return null;
