@@ -13,11 +13,13 @@
 //   BENCH_SCENARIOS     only these scenarios, comma-separated ids (floor, rest-first, rest-deep, graphql-full,
 //                       graphql-slim, graphql-filter-10, graphql-filter-90, graphql-price-sort, graphql-one,
 //                       rest-br, graphiql, and with the cache on: rest-cached, rest-cached-br, rest-304,
-//                       graphql-cached); results.md is not written
+//                       graphql-cached, rest-redis); results.md is not written
+//   BENCH_REDIS_URL     Redis for the shared-cache scenario (default redis://127.0.0.1:6379; empty: skipped)
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
 import { join } from 'node:path';
 import pg from 'pg';
+import { cachedRows } from './cached.js';
 import { commit, machine, versions } from './environment.js';
 import {
   cpuMs,
@@ -38,7 +40,6 @@ import {
 } from './harness.js';
 import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
 import {
-  cachedScenarios,
   cardsRequest,
   FILTER_10,
   FILTER_90,
@@ -47,6 +48,7 @@ import {
   graphqlRequest,
   PAGE,
   restPage,
+  type Scenario,
   SEED,
   scenarios,
 } from './scenarios.js';
@@ -70,7 +72,10 @@ const settings = {
   dataDir: process.env.BENCH_DATA_DIR || '/tmp/listing-bench-pglite',
   scenarios: process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()) ?? undefined,
   nodeArgs: process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [],
+  redisUrl: (process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') || undefined,
 };
+
+const chosen = (id: string) => !settings.scenarios || settings.scenarios.includes(id);
 
 function chosenEngines(): Engine[] {
   const names = process.env.BENCH_ENGINES?.split(',').map((s) => s.trim()) ?? [
@@ -172,9 +177,7 @@ function firstDifference(a: string, b: string): string {
 /** Warm-up, then one measured run, with statements per request and the server's peak memory. */
 async function measure(
   target: ServerProcess,
-  request: Request,
-  label: string,
-  id: Row['id'],
+  { id, label, request }: { id: Row['id']; label: string; request: Request },
   database: DatabaseCpu | undefined,
 ): Promise<Row> {
   await get(target.url, request);
@@ -212,31 +215,6 @@ const serverEnv = (engine: Engine) => ({
   SEED_PACKAGES: '0',
   RATE_LIMIT: '0',
 });
-
-/** The cached scenarios, on a server of their own with the response cache on (its default size). */
-async function cachedRows(engine: Engine, database: DatabaseCpu | undefined): Promise<Row[]> {
-  const chosen = (id: string) => !settings.scenarios || settings.scenarios.includes(id);
-  if (!cachedScenarios('').some((s) => chosen(s.id))) return [];
-  const port = await freePort();
-  const server = await startProcess(
-    'dist/server.js',
-    { ...serverEnv(engine), PORT: String(port) },
-    `http://127.0.0.1:${port}`,
-    settings.nodeArgs,
-  );
-  try {
-    const first = restPage(0);
-    const etag = (await fetch(`${server.url}${first.path}`, { headers: first.headers })).headers.get('etag');
-    if (!etag) throw new Error('the cached server gave the first page no ETag');
-    const rows: Row[] = [];
-    for (const scenario of cachedScenarios(etag).filter((s) => chosen(s.id))) {
-      rows.push(await measure(server, scenario.request, scenario.label, scenario.id, database));
-    }
-    return rows;
-  } finally {
-    await server.stop();
-  }
-}
 
 /** SQL statements of one request, nothing else running. */
 async function statementsOf(server: ServerProcess, request: Request): Promise<number> {
@@ -305,19 +283,28 @@ async function benchEngine(
     const rows: Row[] = [];
     const floorRows: Row[] = [];
     const floorRun = async (when: string) => {
-      if (!floor || (settings.scenarios && !settings.scenarios.includes('floor'))) return;
-      const row = await measure(floor, FLOOR_REQUEST, `floor: one SQL statement, ${when}`, 'floor', database);
+      if (!floor || !chosen('floor')) return;
+      const label = `floor: one SQL statement, ${when}`;
+      const row = await measure(floor, { id: 'floor', label, request: FLOOR_REQUEST }, database);
       floorRows.push(row);
       rows.push(row);
     };
-    const chosen = scenarios(packageId).filter((s) => !settings.scenarios || settings.scenarios.includes(s.id));
     await floorRun('before');
     // PGlite works inside the server process: its CPU is in the server's.
     const serverDatabase = engine === 'postgresql' ? database : undefined;
-    for (const scenario of chosen) {
-      rows.push(await measure(server, scenario.request, scenario.label, scenario.id, serverDatabase));
+    for (const scenario of scenarios(packageId).filter((s) => chosen(s.id))) {
+      rows.push(await measure(server, scenario, serverDatabase));
     }
-    rows.push(...(await cachedRows(engine, serverDatabase)));
+    rows.push(
+      ...(await cachedRows({
+        env: serverEnv(engine),
+        nodeArgs: settings.nodeArgs,
+        redisUrl: settings.redisUrl,
+        chosen,
+        measure: (target: ServerProcess, scenario: Scenario) => measure(target, scenario, serverDatabase),
+        log,
+      })),
+    );
     await floorRun('after');
 
     const floorRps =

@@ -21,7 +21,8 @@ export type ScenarioId =
   | 'rest-cached'
   | 'rest-cached-br'
   | 'rest-304'
-  | 'graphql-cached';
+  | 'graphql-cached'
+  | 'rest-redis';
 
 export interface Scenario {
   id: ScenarioId;
