@@ -10,7 +10,7 @@ export interface CachedRun {
   /** The server's environment: engine, log level, no seeding, no rate limit. */
   env: Record<string, string>;
   nodeArgs: string[];
-  /** Redis for the shared-cache scenario (BENCH_REDIS_URL); skipped when unset or unreachable. */
+  /** Redis for the shared-cache scenario (BENCH_REDIS_URL; PostgreSQL only); skipped when unset or unreachable. */
   redisUrl: string | undefined;
   chosen(id: string): boolean;
   measure(target: ServerProcess, scenario: Scenario): Promise<Row>;
@@ -52,7 +52,7 @@ async function firstPage(server: ServerProcess): Promise<{ etag: string; cache: 
 export async function cachedRows(run: CachedRun): Promise<Row[]> {
   const sharing = run.chosen('rest-redis') && run.redisUrl !== undefined && (await reachable(run.redisUrl));
   if (run.chosen('rest-redis') && !sharing)
-    run.log('  the Redis scenario is skipped: BENCH_REDIS_URL unset or unreachable');
+    run.log('  the Redis scenario is skipped: it needs PostgreSQL and Redis at BENCH_REDIS_URL');
   if (!sharing && !cachedScenarios('').some((s) => run.chosen(s.id))) return [];
 
   const rows: Row[] = [];

@@ -239,6 +239,19 @@ async function benchEngine(
     `http://127.0.0.1:${port}`,
     settings.nodeArgs,
   );
+  const rows: Row[] = [];
+  const floorRows: Row[] = [];
+  const floorRun = async (when: string) => {
+    if (!floor || !chosen('floor')) return;
+    const label = `floor: one SQL statement, ${when}`;
+    const row = await measure(floor, { id: 'floor', label, request: FLOOR_REQUEST }, database);
+    floorRows.push(row);
+    rows.push(row);
+  };
+  // PGlite works inside the server process: its CPU is in the server's.
+  const serverDatabase = engine === 'postgresql' ? database : undefined;
+  const statementsBySize = [];
+  let highWater: number;
   try {
     const firstPage = await get(server.url, restPage(0));
     const packageId = (JSON.parse(firstPage) as { results: { identifier: string }[] }).results[0]?.identifier;
@@ -271,7 +284,6 @@ async function benchEngine(
       );
     }
 
-    const statementsBySize = [];
     for (const size of PAGE_SIZES) {
       statementsBySize.push({
         size,
@@ -280,41 +292,33 @@ async function benchEngine(
       });
     }
 
-    const rows: Row[] = [];
-    const floorRows: Row[] = [];
-    const floorRun = async (when: string) => {
-      if (!floor || !chosen('floor')) return;
-      const label = `floor: one SQL statement, ${when}`;
-      const row = await measure(floor, { id: 'floor', label, request: FLOOR_REQUEST }, database);
-      floorRows.push(row);
-      rows.push(row);
-    };
     await floorRun('before');
-    // PGlite works inside the server process: its CPU is in the server's.
-    const serverDatabase = engine === 'postgresql' ? database : undefined;
     for (const scenario of scenarios(packageId).filter((s) => chosen(s.id))) {
       rows.push(await measure(server, scenario, serverDatabase));
     }
-    rows.push(
-      ...(await cachedRows({
-        env: serverEnv(engine),
-        nodeArgs: settings.nodeArgs,
-        redisUrl: settings.redisUrl,
-        chosen,
-        measure: (target: ServerProcess, scenario: Scenario) => measure(target, scenario, serverDatabase),
-        log,
-      })),
-    );
-    await floorRun('after');
-
-    const floorRps =
-      floorRows.length > 0
-        ? floorRows.reduce((sum, row) => sum + row.requestsPerSecond, 0) / floorRows.length
-        : undefined;
-    return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWaterMb(server.pid) };
+    highWater = highWaterMb(server.pid);
   } finally {
     await server.stop();
   }
+  // The cached scenarios get servers of their own once this one has stopped: an embedded data directory serves
+  // one instance at a time (and so the Redis scenario, two instances at once, runs on PostgreSQL only).
+  rows.push(
+    ...(await cachedRows({
+      env: serverEnv(engine),
+      nodeArgs: settings.nodeArgs,
+      redisUrl: engine === 'postgresql' ? settings.redisUrl : undefined,
+      chosen,
+      measure: (target: ServerProcess, scenario: Scenario) => measure(target, scenario, serverDatabase),
+      log,
+    })),
+  );
+  await floorRun('after');
+
+  const floorRps =
+    floorRows.length > 0
+      ? floorRows.reduce((sum, row) => sum + row.requestsPerSecond, 0) / floorRows.length
+      : undefined;
+  return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWater };
 }
 
 async function main(): Promise<void> {
