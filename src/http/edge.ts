@@ -5,8 +5,9 @@
 //   URL (`Host: x/metrics?` turning GET /v2/... into GET /metrics behind a proxy that filters by path).
 // - The target must be an origin-form path that URL parsing leaves as it is: no `..` segments, backslashes or
 //   other forms a parser would rewrite into another route. An absolute-form target is read as its path.
-// - A body larger than MAX_BODY_BYTES gets 413 (from Content-Length at once, or as soon as a chunked body
-//   passes the limit), so an oversized document is never buffered, let alone parsed.
+// - A body larger than MAX_BODY_BYTES gets 413 (known from Content-Length at once, or as soon as a chunked
+//   body passes the limit): the rest is read and dropped, so an oversized document is never buffered, let
+//   alone parsed, and the answer closes the connection.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
@@ -52,12 +53,14 @@ function refuse(request: IncomingMessage, response: ServerResponse, pathname: st
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 
-/** How long the rest of a refused body is read (and dropped) before the connection is cut. */
+/** How long the rest of a refused body is read (and dropped) before the answer goes out regardless. */
 const LINGER_MS = 2000;
 
 /**
- * Answers a request whose body is still arriving, then reads and drops the rest for at most LINGER_MS before
- * closing: closing a socket with unread data resets the connection, and the client would lose the answer.
+ * Refuses a request whose body is still arriving: the rest is read and dropped, never kept, for at most
+ * LINGER_MS, then the answer goes out with `Connection: close`. Answered earlier, the connection would either
+ * stay open while the server is still reading a body it refused (a client reusing it got a reset), or be
+ * closed with unread data, which resets it and can lose the answer.
  */
 function refuseWhileReceiving(
   request: IncomingMessage,
@@ -65,17 +68,15 @@ function refuseWhileReceiving(
   pathname: string,
   refusal: Refusal,
 ): void {
-  const socket = request.socket;
-  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
-  cut.unref();
-  request.once('end', () => {
+  const answer = () => {
     clearTimeout(cut);
-    socket.end();
-  });
+    if (!response.headersSent && !response.destroyed) refuse(request, response, pathname, refusal);
+  };
+  const cut = setTimeout(answer, LINGER_MS);
+  cut.unref();
+  request.once('end', answer);
+  request.once('close', () => clearTimeout(cut));
   request.resume();
-  const { body, headers } = refusalBody(pathname, refusal);
-  response.writeHead(refusal.status, { ...headers, 'content-length': Buffer.byteLength(body) });
-  response.end(request.method === 'HEAD' ? undefined : body);
 }
 
 const badRequest = (message: string): Refusal => ({ status: 400, code: 'BAD_REQUEST', message });

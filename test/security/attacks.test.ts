@@ -1,6 +1,7 @@
 // The attacks a public listing meets, each sent over real HTTP to a started server: every one is refused with a
 // 4xx within a second while another client is served, no answer carries a stack trace, and the server's memory
 // does not grow with the refused documents.
+import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/http/api-keys.js';
@@ -194,6 +195,29 @@ describe('request size and memory', () => {
     expect(chunked.status).toBe(413);
     const after = rssMb(server.pid);
     expect(after - before).toBeLessThan(80);
+  });
+
+  it("a refused body closes its connection: a keep-alive client's next request is answered, never reset", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const url = new URL(path, server.url);
+        const outgoing = httpRequest(url, { method, agent, headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+        });
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const refused = await send('POST', '/graphql', Buffer.alloc(2 * 1024 * 1024, 'a'));
+        expect(refused).toEqual({ status: 413, connection: 'close' });
+        expect((await send('GET', '/livez')).status).toBe(200);
+      }
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
