@@ -18,6 +18,8 @@ export interface Answer {
 /** An answer as kept in memory, with its compressed forms made as clients ask for them. */
 interface Kept extends Answer {
   encoded: Map<Encoding, Promise<Uint8Array>>;
+  /** Written to Redis (or read from it); an answer made while Redis was away is written on its next hit. */
+  shared: boolean;
 }
 
 export interface AnswerStore {
@@ -52,8 +54,8 @@ export function createAnswerStore(options: { maxBytes: number; redisUrl?: string
     maxSize: Math.max(1, options.maxBytes),
     sizeCalculation: (answer, key) => Math.ceil(answer.body.byteLength * 1.3) + key.length + 256,
   });
-  const keep = (key: string, answer: Answer): Kept => {
-    const kept = { ...answer, encoded: new Map() };
+  const keep = (key: string, answer: Answer, shared: boolean): Kept => {
+    const kept = { ...answer, encoded: new Map(), shared };
     memory.set(key, kept);
     return kept;
   };
@@ -73,21 +75,29 @@ export function createAnswerStore(options: { maxBytes: number; redisUrl?: string
     });
   }
 
+  const share = (key: string, kept: Kept) => {
+    if (redis?.status !== 'ready') return;
+    kept.shared = true;
+    redis.set(REDIS_PREFIX + key, pack(kept), 'EX', REDIS_TTL_SECONDS).catch(() => {});
+  };
+
   return {
     async get(key) {
       const kept = memory.get(key);
-      if (kept || redis?.status !== 'ready') return kept;
+      if (kept) {
+        if (!kept.shared) share(key, kept);
+        return kept;
+      }
+      if (redis?.status !== 'ready') return undefined;
       const value = await redis.getBuffer(REDIS_PREFIX + key).catch(() => null);
       const answer = value ? unpack(value) : undefined;
-      return answer ? keep(key, answer) : undefined;
+      return answer ? keep(key, answer, true) : undefined;
     },
     set(key, answer) {
-      keep(key, answer);
-      if (redis?.status === 'ready')
-        redis.set(REDIS_PREFIX + key, pack(answer), 'EX', REDIS_TTL_SECONDS).catch(() => {});
+      share(key, keep(key, answer, false));
     },
     encoded(key, answer, encoding) {
-      const kept = memory.get(key) ?? keep(key, answer);
+      const kept = memory.get(key) ?? keep(key, answer, true);
       let bytes = kept.encoded.get(encoding);
       if (!bytes) {
         bytes = compress(kept.body, encoding);

@@ -8,6 +8,7 @@ import { importSource } from '../../src/import/importer.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { PRIVATE_KEY, TEST_KEYS } from '../helpers/graphql.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { memorySource } from '../import/helpers.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -111,6 +112,33 @@ describe(`the response cache on ${engineName}`, () => {
     expect(fresh).toContain('"price":"13.00"');
     // b asks after a kept the new version's answer: from Redis or made anew, it is the new one.
     expect(await afterB.text()).toBe(fresh);
+  });
+
+  it('shares an answer made while Redis was away once Redis is back, at its next hit', async () => {
+    const redis = new URL(REDIS_URL);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    try {
+      proxy.setMode('reset');
+      const a = newApp({ redisUrl: proxy.url(REDIS_URL) });
+      const query = `{ packages(limit: 7, seed: ${Date.now() % 1_000_000}) { results { id } } }`;
+      const made = await post(a, query);
+      expect(made.headers.get('x-cache')).toBe('miss'); // kept in a's memory only
+      const bytes = await made.text();
+      proxy.setMode('pass');
+      // a reconnects within its retry delay; its hits meanwhile come from memory, the first one after it is
+      // connected also writes the answer to Redis.
+      for (let i = 0; i < 25; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect((await post(a, query)).headers.get('x-cache')).toBe('hit');
+      }
+      const b = newApp({ redisUrl: REDIS_URL });
+      await new Promise((resolve) => setTimeout(resolve, 300)); // b connects
+      const fromB = await post(b, query);
+      expect(fromB.headers.get('x-cache')).toBe('hit');
+      expect(await fromB.text()).toBe(bytes);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('does not keep answers chosen at random, answers with errors, or requests of other kinds', async () => {
