@@ -11,6 +11,7 @@ import type { Database } from './db/client.js';
 import type { Context } from './graphql/context.js';
 import { answerUnavailable, graphqlSession } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
+import { graphqlMatchSets } from './graphql/errors.js';
 import { graphiql, renderGraphiQL } from './graphql/graphiql.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
@@ -83,7 +84,7 @@ export function createApp({
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
   const metrics = createMetrics(db.statements, db.pool);
   const callerOf = callerIdentity(settings);
-  const matchSets = createMatchSets(settings.filterCacheBytes);
+  const matchSets = graphqlMatchSets(createMatchSets(settings.filterCacheBytes));
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
       ? [

@@ -1,5 +1,6 @@
 // Errors a client can act on carry a code; everything else is masked by yoga.
 import { createGraphQLError } from 'graphql-yoga';
+import { FilterReadsBusyError, type MatchSets } from '../listing/matches.js';
 import { UUID_PATTERN } from '../v2/scalars.js';
 
 export function badUserInput(message: string) {
@@ -13,4 +14,29 @@ export function requireUuid(value: string, argument: string): string {
   if (!UUID.test(value))
     throw badUserInput(`${argument} must be a UUID such as "3f2504e0-4f89-41d3-9a0c-0305e82c3301"`);
   return value.toLowerCase();
+}
+
+/** How soon a client refused for load may try again. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The filters' match sets with their load refusal as a GraphQL error a client can act on: 429 `TOO_BUSY` with
+ * Retry-After and a message saying why; thrown as a GraphQL error, so it is neither masked nor logged.
+ */
+export function graphqlMatchSets(matchSets: MatchSets): MatchSets {
+  return {
+    async positions(sql, filter) {
+      try {
+        return await matchSets.positions(sql, filter);
+      } catch (error) {
+        if (!(error instanceof FilterReadsBusyError)) throw error;
+        throw createGraphQLError(error.message, {
+          extensions: {
+            code: 'TOO_BUSY',
+            http: { status: 429, headers: { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) } },
+          },
+        });
+      }
+    },
+  };
 }

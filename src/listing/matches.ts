@@ -2,10 +2,50 @@
 // of a filter permutes this array as the unfiltered order permutes 0..n-1, so a page costs O(page size) after
 // the first. Entries are keyed by the listing version read in the request's own snapshot, so an entry is never
 // stale (a write bumps the version in its transaction); entries of old versions age out of the LRU.
+//
+// A first read costs O(matching packages) (70-500 ms at 100,000), and the filter is the client's to choose: a
+// stream of ever new filters would have every request pay it. So at most READS_AT_ONCE first reads run at once
+// and READS_WAITING wait; past that a request is refused at once (FilterReadsBusyError) rather than queued
+// behind work the database cannot keep up with. The queue is short because a waiting request holds its
+// connection (its session has read the version): a longer one would take the pool from every other request.
+// Pages of filters already read never wait.
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
 import { readListingVersion } from './version.js';
+
+const READS_AT_ONCE = 2;
+const READS_WAITING = 2;
+
+export class FilterReadsBusyError extends Error {
+  constructor() {
+    super(
+      `Too many new filters are being read right now (${READS_AT_ONCE} at once, ${READS_WAITING} waiting); try again in a second. Filters already read are served at once.`,
+    );
+  }
+}
+
+/** Runs at most `atOnce` tasks at a time with at most `waiting` queued; past that, refuses at once. */
+function boundedGate(atOnce: number, waiting: number) {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  // A finished task hands its slot to the next waiting one, so a new arrival cannot take it in between.
+  const release = () => {
+    const next = queue.shift();
+    if (next) next();
+    else running--;
+  };
+  return async <T>(task: () => Promise<T>): Promise<T> => {
+    if (running < atOnce) running++;
+    else if (queue.length < waiting) await new Promise<void>((resolve) => queue.push(resolve));
+    else throw new FilterReadsBusyError();
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
 
 export interface MatchSets {
   /** The sorted listing positions the filter matches, as of the session's snapshot. */
@@ -20,6 +60,7 @@ export function createMatchSets(maxBytes: number): MatchSets {
   });
   /** Reads under way, so concurrent first requests for one filter read it once. */
   const reading = new Map<string, Promise<Int32Array>>();
+  const gate = boundedGate(READS_AT_ONCE, READS_WAITING);
 
   async function read(sql: SqlReader, filter: PackageFilter): Promise<Int32Array> {
     const condition = filterCondition(filter);
@@ -40,7 +81,7 @@ export function createMatchSets(maxBytes: number): MatchSets {
       if (hit) return hit;
       let pending = reading.get(key);
       if (!pending) {
-        pending = read(sql, filter).finally(() => reading.delete(key));
+        pending = gate(() => read(sql, filter)).finally(() => reading.delete(key));
         reading.set(key, pending);
         pending.then((positions) => kept.set(key, positions)).catch(() => {});
       }
