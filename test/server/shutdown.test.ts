@@ -1,11 +1,14 @@
 // SIGTERM in the middle of traffic on keep-alive connections: the requests in flight finish (none is reset),
 // answers from then on say `Connection: close`, the database closes only after the last request, exit code 0.
-// PostgreSQL only (TEST_DATABASE_URL): a table lock held by another session keeps requests in flight long enough.
+// The first case is PostgreSQL only (TEST_DATABASE_URL): a table lock held by another session keeps requests in
+// flight long enough. The second runs on the embedded database, whose work holds the event loop, so requests
+// clients have sent wait unread in their sockets when the signal comes: they are answered too, none is reset.
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl, onPostgres } from '../helpers/database.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
+import { copyOfTemplate } from '../helpers/templates.js';
 
 let database: { url: string; drop: () => Promise<void> };
 let server: ServerProcess;
@@ -109,5 +112,37 @@ describe.runIf(onPostgres)('graceful shutdown', () => {
     );
     expect(log).toContain('"msg":"stopped"');
     expect(log).not.toMatch(/Cannot use a pool|"level":"(error|fatal)"/);
+  });
+});
+
+describe('graceful shutdown with requests sent but not yet read', () => {
+  it('answers every request sent on a kept-alive connection, resets none, exits 0', async () => {
+    const busy = await startServer({ DATA_DIR: copyOfTemplate(), SEED_PACKAGES: '60', RATE_LIMIT: '0' });
+    const url = new URL(busy.url);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const outcomes: Outcome[] = [];
+    let exited = false;
+    try {
+      const clients = Array.from({ length: 8 }, async (_, i) => {
+        for (let n = 0; !exited; n++) {
+          outcomes.push(await send(agent, url, `/v2/local-package-list/?limit=60&seed=${i}&offset=${n % 7}`));
+        }
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const signalledAt = performance.now();
+      const code = await busy.stop('SIGTERM');
+      exited = true;
+      await Promise.all(clients);
+
+      expect(code).toBe(0);
+      expect(outcomes.filter((o) => o.ended > signalledAt && o.status === 200).length).toBeGreaterThanOrEqual(1);
+      // Once the stop began, a client found the server gone only on a new connection; nothing it sent was reset.
+      expect(outcomes.filter((o) => o.error && o.error !== 'ECONNREFUSED')).toEqual([]);
+      expect(busy.output()).not.toMatch(/"level":"(error|fatal)"/);
+    } finally {
+      exited = true;
+      agent.destroy();
+      await busy.stop('SIGKILL');
+    }
   });
 });
