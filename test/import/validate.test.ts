@@ -1,12 +1,13 @@
-// The import validator: it accepts what the v2 contract accepts (shared/v2-contract/fields.mjs) for generated and
-// edge records, rejects every broken field with its path and what was expected, refuses what the database could
-// not give back byte for byte, and checks that repeated copies within one source are identical.
+// The import validator: it accepts what the v2 contract accepts (its field table, pinned in
+// test/fixtures/v2-contract) for generated and edge records, rejects every broken field with its path and what
+// was expected, refuses what the database could not give back byte for byte, and checks that repeated copies
+// within one source are identical.
 import { describe, expect, it } from 'vitest';
-import * as contract from '../../../shared/v2-contract/fields.mjs';
 import { generatePackages } from '../../src/db/seed/generate.js';
 import { describeProblem, PackageValidator, SourceIndex } from '../../src/import/validate.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { importEdgePackages } from '../fixtures/import-edge-records.js';
+import * as contract from '../fixtures/v2-contract/fields.mjs';
 
 const valid = importEdgePackages[0] as V2Package;
 

@@ -3,9 +3,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as contract from '../../../shared/v2-contract/fields.mjs';
 import { createApp } from '../../src/app.js';
 import { edgePackages } from '../fixtures/edge-records.js';
+import * as contract from '../fixtures/v2-contract/fields.mjs';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;

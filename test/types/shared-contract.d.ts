@@ -1,6 +1,6 @@
-// Types for the v2 contract checker's field table (/work/shared/v2-contract/fields.mjs, plain JavaScript),
-// which tests import by a relative path.
-declare module '*/shared/v2-contract/fields.mjs' {
+// Types for the v2 contract checker's field table (test/fixtures/v2-contract/fields.mjs, a pinned copy of
+// ../shared/v2-contract/fields.mjs; plain JavaScript), which tests import by a relative path.
+declare module '*/v2-contract/fields.mjs' {
   /** Checks one value; returns an error message or null. */
   export type FieldType = (value: unknown, path: string) => string | null;
   /** A record's fields in spec order, each with its type. */
