@@ -22,7 +22,7 @@ import { persistedOperations } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { endReadSessions } from './graphql/read-session.js';
 import { schema } from './graphql/schema.js';
-import type { Scope } from './http/api-keys.js';
+import type { Scope } from './api-keys.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
 import { callerIdentity, type ServerContext } from './http/callers.js';
 import { compressResponses } from './http/compression.js';

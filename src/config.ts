@@ -1,7 +1,7 @@
 // Configuration: the environment parsed and validated once, into one typed `config` object.
 // Every problem is reported in one line; the process stops before it touches any data.
 import { z } from 'zod';
-import { type ApiKey, parseApiKeys } from './http/api-keys.js';
+import { type ApiKey, parseApiKeys } from './api-keys.js';
 
 /** A URL of one of these schemes, with a host. */
 const serviceUrl = (protocols: string[], message: string) =>

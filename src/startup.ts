@@ -1,19 +1,18 @@
 // What a start does before it serves: open the database (waiting for it a while), then, holding the start-up
 // lock so that instances starting together take turns, bring its schema up to date and load demo data where
 // that is asked for. Expected failures become one clear line (StartupError); nothing is written when a step fails.
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
 import { DataDirError } from './db/data-dir.js';
 import { MigrationError, migrate, pendingMigrations } from './db/migrate.js';
-import { countPackages, seedDemoData } from './db/seed/seed.js';
-import { Interrupted, interruptedExitCode } from './lifecycle.js';
+import { countPackages, seedDemoData } from './demo/seed.js';
 import type { Logger } from './logger.js';
 import { describeFailure } from './messages.js';
 
 /** A start-up failure with a message fit for the operator as it is. */
 export class StartupError extends Error {}
 
-type ErrorClass = new (...args: never[]) => Error;
+export type ErrorClass = new (...args: never[]) => Error;
 const EXPECTED: ErrorClass[] = [ConfigError, DatabaseUnavailableError, DataDirError, MigrationError, StartupError];
 
 /** One line for a failure at start or in a job (see src/messages.ts). */
@@ -54,37 +53,5 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Data
   } catch (error) {
     await db.close().catch(() => {});
     throw error;
-  }
-}
-
-/** The database for a command-line job: waited for as at start, waiting lines on stderr. */
-export function openForJob(config: Config): Promise<Database> {
-  return openDatabase(config.database, {
-    pool: config.pool,
-    waitMs: config.databaseWaitMs,
-    onWait: (line) => console.error(line),
-  });
-}
-
-/**
- * Runs a command-line job to its end: any failure becomes one line on stderr and exit code 1, success exits
- * 0 at once (the schema engine's WebAssembly runtime leaves a timer behind that would keep the process up).
- */
-export async function runJob(main: (config: Config) => Promise<void>, expected: ErrorClass[] = []): Promise<void> {
-  await runOrExit(main, expected);
-  process.exit(0);
-}
-
-/** Runs `main`, turning any failure into one line on stderr and exit code 1. */
-export async function runOrExit(main: (config: Config) => Promise<void>, expected: ErrorClass[] = []): Promise<void> {
-  try {
-    await main(loadConfig());
-  } catch (error) {
-    if (error instanceof Interrupted) {
-      console.error(`${error.message}: rolled back, nothing of the unfinished work was written`);
-      process.exit(interruptedExitCode(error.reason));
-    }
-    console.error(`error: ${describeStartupFailure(error, expected)}`);
-    process.exit(1);
   }
 }

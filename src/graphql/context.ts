@@ -1,7 +1,7 @@
 // The per-request GraphQL context: the store on the request's read session, DataLoaders over it (never shared
 // between requests), and what the caller may see.
 import type { ReadSession } from '../db/sql.js';
-import type { Scope } from '../http/api-keys.js';
+import type { Scope } from '../api-keys.js';
 import type { Store } from '../listing/store.js';
 import type { Loaders } from './loaders.js';
 

@@ -1,8 +1,8 @@
 // Who is calling: the API key a request carries (checked once per request) and the client's address. The
 // address is the socket's peer; X-Forwarded-For is read only with TRUST_PROXY, and then its LAST entry, the
 // one the trusted proxy itself appended (earlier entries are whatever the client chose to send).
-import type { ApiKey, Credential } from './api-keys.js';
-import { identify } from './api-keys.js';
+import type { ApiKey, Credential } from '../api-keys.js';
+import { identify } from '../api-keys.js';
 
 export interface Caller {
   /** The key checked against API_KEYS (GraphQL scopes). */

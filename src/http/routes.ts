@@ -1,6 +1,8 @@
 // Every path the service answers, in one place: routing, metrics labels and refusals all read them here.
+import { LISTING_PATH } from '../v2/path.js';
+
+export { LISTING_PATH };
 export const GRAPHQL_PATH = '/graphql';
-export const LISTING_PATH = '/v2/local-package-list/';
 export const OPENAPI_PATH = '/v2/openapi.json';
 export const HEALTH_PATH = '/healthz';
 export const LIVE_PATH = '/livez';

@@ -4,7 +4,7 @@
 import type { Database } from '../db/client.js';
 import { Interrupted } from '../lifecycle.js';
 import { describeFailure } from '../messages.js';
-import { type Source, SourceError, type SourceItem } from './sources.js';
+import { type Source, SourceError, type SourceItem } from './source.js';
 import { describeProblem, PackageValidator, type Problem, SourceIndex } from './validate.js';
 import { type Entry, type Outcome, RecordRefused, SourceWriter } from './writer.js';
 

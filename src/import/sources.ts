@@ -16,53 +16,22 @@ import { none } from 'stream-chain/defs.js';
 import { parser } from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
 import { firstLine } from '../messages.js';
-import { isObject } from '../v2/scalars.js';
+import {
+  checkEnvelope,
+  ENVELOPE_KEYS,
+  isUrl,
+  type Source,
+  SourceError,
+  type SourceItem,
+  type SourceOptions,
+} from './source.js';
 import { urlSource } from './url-source.js';
 
 export { listUrl } from './url-source.js';
 
-export class SourceError extends Error {}
-
-export interface SourceItem {
-  value: unknown;
-  /** Where the record is: a file or URL, and for JSON Lines the line (`data.jsonl line 4`). */
-  where: string;
-  /** The record's path in it, the prefix of field paths: `results[3]`, `[3]`, or '' for a JSON Lines record. */
-  path: string;
-}
-
-export interface SourceProgress {
-  done: number;
-  total: number;
-  unit: 'bytes' | 'records';
-}
-
-export interface Source {
-  /** As given on the command line. */
-  label: string;
-  records(): AsyncGenerator<SourceItem>;
-  /** How far reading has come, when it can be told. */
-  progress(): SourceProgress | null;
-}
-
-export interface SourceOptions {
-  /** Follow the `next` links of URL sources. */
-  follow?: boolean;
-  /** Pages read at most per URL source. */
-  limitPages?: number;
-  /** Time allowed for each HTTP request, answer included. */
-  timeoutMs?: number;
-  /** Files up to this size are parsed whole; larger ones are streamed. */
-  wholeFileLimit?: number;
-}
-
-export const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_WHOLE_FILE_LIMIT = 8 * 1024 * 1024;
-const ENVELOPE_KEYS = ['count', 'next', 'previous', 'results'];
 const FILE_EXTENSIONS = ['.json', '.jsonl', '.ndjson'];
 const LINES_EXTENSIONS = ['.jsonl', '.ndjson'];
-
-export const isUrl = (spec: string) => /^https?:\/\//i.test(spec);
 
 /** Resolves the command line's sources; a path that does not exist is refused before anything is read. */
 export async function openSources(specs: string[], options: SourceOptions = {}): Promise<Source[]> {
@@ -136,19 +105,6 @@ function* itemsOf(value: unknown, format: 'page' | 'array', where: string): Gene
   }
   const results = checkEnvelope(value, where);
   for (let i = 0; i < results.length; i++) yield { value: results[i], where, path: `results[${i}]` };
-}
-
-/** A v2 page envelope: an object with count, next, previous and results (an array); returns the results. */
-export function checkEnvelope(value: unknown, where: string): unknown[] {
-  const expected = 'a v2 page {count, next, previous, results}';
-  if (!isObject(value)) throw new SourceError(`${where}: expected ${expected}`);
-  const extra = Object.keys(value).filter((k) => !ENVELOPE_KEYS.includes(k));
-  if (extra.length > 0) throw new SourceError(`${where}: expected ${expected}, got the keys ${JSON.stringify(extra)}`);
-  if (!Array.isArray(value.results)) throw new SourceError(`${where}: expected ${expected} whose results is an array`);
-  if (value.next !== undefined && value.next !== null && typeof value.next !== 'string') {
-    throw new SourceError(`${where}: expected ${expected} whose next is a URL or null`);
-  }
-  return value.results;
 }
 
 async function* wholeFileItems(path: string, format: 'page' | 'array'): AsyncGenerator<SourceItem> {

@@ -1,8 +1,8 @@
 // An import source on the legacy service itself: its base address or the list's address, read page by page
 // (with `follow`, along the pages' `next` links, at most `limitPages` pages). Each page must be a v2 envelope.
-import { LISTING_PATH as LIST_PATH } from '../http/routes.js';
 import { firstLine } from '../messages.js';
-import { checkEnvelope, DEFAULT_TIMEOUT_MS, isUrl, type Source, SourceError, type SourceOptions } from './sources.js';
+import { LISTING_PATH as LIST_PATH } from '../v2/path.js';
+import { checkEnvelope, DEFAULT_TIMEOUT_MS, isUrl, type Source, SourceError, type SourceOptions } from './source.js';
 
 /** The list's address: a base address gets the list path appended; the list's own address is kept. */
 export function listUrl(spec: string): string {

@@ -7,9 +7,9 @@
 // negotiation (format 404, Accept 406), authentication (401), the method (405, OPTIONS metadata), the parameters
 // (400), and the page.
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
+import { SCOPES } from '../api-keys.js';
 import { V2ListingPageDocument } from '../generated/graphql/graphql.js';
 import { RETRY_AFTER_SECONDS } from '../graphql/database-errors.js';
-import { SCOPES } from '../http/api-keys.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import { LISTING_PATH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
 import { nextLink, previousLink } from './links.js';

@@ -3,7 +3,7 @@
 // and 304; answers that depend on chance, carry errors, or belong to another scope are never served from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { importSource } from '../../src/import/importer.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { createPostgresDatabaseUrl, engineName, onPostgres } from '../helpers/database.js';
 import { spawnScript } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
@@ -51,7 +51,7 @@ async function waitFor(output: () => string, pattern: RegExp, ms = 60_000): Prom
 
 describe(`interrupted jobs on ${engineName}`, () => {
   it('a seed stopped by SIGTERM rolls back and exits 143', async () => {
-    const seed = spawnScript('src/db/seed/cli.ts', env, ['--packages', '200000']);
+    const seed = spawnScript('src/cli/seed.ts', env, ['--packages', '200000']);
     await waitFor(seed.output, /seeding: [\d,]+\/200,000/);
     seed.child.kill('SIGTERM');
     const { code, stderr } = await seed.exited;
@@ -64,7 +64,7 @@ describe(`interrupted jobs on ${engineName}`, () => {
   it('an import stopped by SIGINT rolls back and exits 130', async () => {
     const file = join(dir.path, 'many.jsonl');
     writeFileSync(file, [...generatePackages({ count: 30_000, seed: 3 })].map((r) => JSON.stringify(r)).join('\n'));
-    const job = spawnScript('src/import/cli.ts', env, [file]);
+    const job = spawnScript('src/cli/import.ts', env, [file]);
     await waitFor(job.output, /importing .*many\.jsonl: [\d,]+ records read/, 90_000);
     job.child.kill('SIGINT');
     const { code, stderr } = await job.exited;
@@ -75,7 +75,7 @@ describe(`interrupted jobs on ${engineName}`, () => {
 
   it('a seed whose parent is killed with SIGKILL (as npm may be) stops and rolls back', async () => {
     // A shell stands in for npm: it starts the job and waits for it.
-    const script = join(process.cwd(), 'dist/db/seed/cli.js');
+    const script = join(process.cwd(), 'dist/cli/seed.js');
     const parent = spawn('sh', ['-c', `"${process.execPath}" "${script}" --packages 200000; echo ended`], {
       env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { seedDemoData } from '../../src/db/seed/seed.js';
+import { seedDemoData } from '../../src/demo/seed.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
 import { createLogger, redactCredentials, requestContext } from '../../src/logger.js';
 import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';

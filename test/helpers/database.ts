@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { seedDemoData } from '../../src/db/seed/seed.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { seedDemoData } from '../../src/demo/seed.js';
 import { edgePackages } from '../fixtures/edge-records.js';
 import { copyOfTemplate, POSTGRES_TEMPLATE } from './templates.js';
 

@@ -1,8 +1,8 @@
 // Runs GraphQL against the yoga instance directly (no port), as clients would over HTTP.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
+import { type ApiKey, hashKey } from '../../src/api-keys.js';
 import type { App } from '../../src/app.js';
-import { type ApiKey, hashKey } from '../../src/http/api-keys.js';
 
 export interface GraphQLResponse<T> {
   data?: T | null;

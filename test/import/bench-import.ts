@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { importSource, type SourceReport } from '../../src/import/importer.js';
 import { openSources } from '../../src/import/sources.js';
 import { renderJson } from '../../src/rest/render.js';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { importEdgePackages } from '../fixtures/import-edge-records.js';
@@ -60,7 +60,7 @@ afterAll(async () => {
  * second (so on a busy machine, not on a quiet one).
  */
 async function importCli(...args: string[]): Promise<Exited> {
-  const run = await runScript('src/import/cli.ts', env, args);
+  const run = await runScript('src/cli/import.ts', env, args);
   const stderr = run.stderr
     .split('\n')
     .filter((line) => !line.startsWith('importing '))

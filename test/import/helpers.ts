@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
 import { TABLES } from '../../src/db/write/tables.js';
-import type { Source } from '../../src/import/sources.js';
+import type { Source } from '../../src/import/source.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package, V2Page } from '../../src/v2/records.js';
 

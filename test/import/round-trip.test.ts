@@ -3,9 +3,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { importSource } from '../../src/import/importer.js';
-import { openSources, type Source } from '../../src/import/sources.js';
+import type { Source } from '../../src/import/source.js';
+import { openSources } from '../../src/import/sources.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { importEdgePackages } from '../fixtures/import-edge-records.js';

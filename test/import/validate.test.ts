@@ -3,7 +3,7 @@
 // was expected, refuses what the database could not give back byte for byte, and checks that repeated copies
 // within one source are identical.
 import { describe, expect, it } from 'vitest';
-import { generatePackages } from '../../src/db/seed/generate.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { describeProblem, PackageValidator, SourceIndex } from '../../src/import/validate.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { importEdgePackages } from '../fixtures/import-edge-records.js';

@@ -3,10 +3,10 @@
 // PostgreSQL only (TEST_DATABASE_URL): the embedded database has no other writer while the server runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
-import { generatePackages } from '../../src/db/seed/generate.js';
 import type { ReadPath, SqlStatement } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { generatePackages } from '../../src/demo/generate.js';
 import { createListingTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 

@@ -4,7 +4,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/http/api-keys.js';
+import { hashKey } from '../../src/api-keys.js';
 import { rawRequest, rssMb } from '../helpers/http.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';

@@ -2,9 +2,9 @@
 // switch, the per-limit refusals, the operation deadline and per-client rate limits (in memory and in Redis).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiKey, hashKey } from '../../src/api-keys.js';
 import { type AppSettings, createApp } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/config.js';
-import { type ApiKey, hashKey } from '../../src/http/api-keys.js';
 import { createListingTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 

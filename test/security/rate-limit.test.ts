@@ -1,7 +1,7 @@
 // Two started instances sharing Redis draw on one rate-limit budget per client, over real HTTP.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashKey } from '../../src/http/api-keys.js';
+import { hashKey } from '../../src/api-keys.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
 

@@ -2,7 +2,7 @@
 // configuration entries that accept it. Only the entries (hashes) go into the configuration; the key itself is
 // shown once, here, and stored nowhere.
 import { parseArgs } from 'node:util';
-import { newApiKey, SCOPES } from './api-keys.js';
+import { newApiKey, SCOPES } from '../api-keys.js';
 
 const USAGE = 'usage: npm run api-key -- --name NAME [--scopes private]';
 

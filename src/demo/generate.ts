@@ -8,7 +8,7 @@
 // The first photographers and packages are "showcases" that force the rare cases (all-null, all-filled,
 // hour 24, whole-second timestamps, ...), so even a small set holds every edge; later records get them by chance.
 
-import type { V2Package } from '../../v2/records.js';
+import type { V2Package } from '../v2/records.js';
 import { makePackage } from './package.js';
 import { makeOwner, makePools } from './photographer.js';
 import { Rng } from './random.js';

@@ -1,6 +1,6 @@
 // API keys: configured as hashes, presented as bearer tokens.
 import { describe, expect, it } from 'vitest';
-import { hashKey, identify, newApiKey, parseApiKeys } from '../../src/http/api-keys.js';
+import { hashKey, identify, newApiKey, parseApiKeys } from '../src/api-keys.js';
 
 describe('API keys', () => {
   it('a new key matches its own configuration entry and no other', () => {

@@ -1,6 +1,7 @@
 // `npm run db:migrate`: applies the pending migrations to the configured database.
-import { openForJob, runJob } from '../startup.js';
-import { migrate } from './migrate.js';
+
+import { migrate } from '../db/migrate.js';
+import { openForJob, runJob } from './job.js';
 
 await runJob(async (config) => {
   const db = await openForJob(config);

@@ -1,6 +1,6 @@
 // One v2 Package: title, place, price, payment terms, policies and images, drawn around its photographer.
 
-import type { V2LinkedAddOn, V2Location, V2Package, V2PriorityTag } from '../../v2/records.js';
+import type { V2LinkedAddOn, V2Location, V2Package, V2PriorityTag } from '../v2/records.js';
 import { ALL_CITIES, type City, type Currency, localPrice } from './catalogue-markets.js';
 import { CATEGORIES, type Category, TITLE_MODIFIERS } from './catalogue-offers.js';
 import { decimal, slugify } from './format.js';

@@ -1,6 +1,6 @@
 // Image records of packages and portfolios, in the sizes cameras and phones produce.
 
-import type { V2Image } from '../../v2/records.js';
+import type { V2Image } from '../v2/records.js';
 import { CDN, IMAGE_SIZES } from './catalogue-offers.js';
 import { decimal } from './format.js';
 import { howMany, type Mode, maybe, type Rng } from './random.js';

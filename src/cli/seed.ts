@@ -1,10 +1,10 @@
 // `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
 import { parseArgs } from 'node:util';
-import { interruptSignal } from '../../lifecycle.js';
-import { progressReporter } from '../../progress.js';
-import { openForJob, runJob } from '../../startup.js';
-import { migrate } from '../migrate.js';
-import { countPackages, seedDemoData } from './seed.js';
+import { migrate } from '../db/migrate.js';
+import { countPackages, seedDemoData } from '../demo/seed.js';
+import { interruptSignal } from '../lifecycle.js';
+import { progressReporter } from '../progress.js';
+import { openForJob, runJob } from './job.js';
 
 class UsageError extends Error {}
 

@@ -11,8 +11,8 @@ import type {
   V2SimplePortfolio,
   V2Social,
   V2SocialSite,
-} from '../../v2/records.js';
-import { formatMicroTimestamp } from '../../v2/timestamp.js';
+} from '../v2/records.js';
+import { formatMicroTimestamp } from '../v2/timestamp.js';
 import {
   type City,
   COMPANY_PATTERNS,

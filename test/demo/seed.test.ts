@@ -1,7 +1,7 @@
 // Seeding writes in one transaction: interrupted, the database is left exactly as it was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countPackages, seedDemoData } from '../../../src/db/seed/seed.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../../helpers/database.js';
+import { countPackages, seedDemoData } from '../../src/demo/seed.js';
+import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 
 let db: TestDatabase;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Loads the demo data: generated v2 records, written in batches inside ONE transaction, so an interrupted
 // seed leaves the database as it was.
-import type { Database } from '../client.js';
-import { toRows } from '../write/rows.js';
+import type { Database } from '../db/client.js';
+import { toRows } from '../db/write/rows.js';
 import {
   bumpListingVersion,
   deleteEverything,
@@ -9,7 +9,7 @@ import {
   refreshStatistics,
   renumberListing,
   type TransactionClient,
-} from '../write/store.js';
+} from '../db/write/store.js';
 import { generatePackages } from './generate.js';
 
 export interface SeedOptions {

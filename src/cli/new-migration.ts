@@ -2,8 +2,8 @@
 // that brings the migrations up to prisma/schema.prisma. Nothing is written when they already match.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pendingSchemaChanges } from './migration-diff.js';
-import { MIGRATIONS_DIR } from './schema-engine.js';
+import { pendingSchemaChanges } from '../db/migration-diff.js';
+import { MIGRATIONS_DIR } from '../db/schema-engine.js';
 
 const name = (process.argv[2] ?? '').trim();
 if (!/^[a-z0-9_]+$/.test(name)) {

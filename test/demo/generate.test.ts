@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SEED, generatePackages } from '../../../src/db/seed/generate.js';
-import type { V2Image, V2Package, V2Photographer } from '../../../src/v2/records.js';
+import { DEFAULT_SEED, generatePackages } from '../../src/demo/generate.js';
+import type { V2Image, V2Package, V2Photographer } from '../../src/v2/records.js';
 import {
   checkPackageRules,
   checkRecord,
@@ -9,7 +9,7 @@ import {
   Package,
   Photographer,
   Review,
-} from '../../fixtures/v2-contract/fields.mjs';
+} from '../fixtures/v2-contract/fields.mjs';
 
 const generate = (count: number, seed?: number): V2Package[] => [...generatePackages({ count, seed })];
 

@@ -5,11 +5,12 @@
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed.
 import { parseArgs } from 'node:util';
 import { migrate } from '../db/migrate.js';
+import { type Counts, importSource, type SourceReport } from '../import/importer.js';
+import { type Source, SourceError } from '../import/source.js';
+import { openSources } from '../import/sources.js';
 import { interruptSignal } from '../lifecycle.js';
 import { progressLine } from '../progress.js';
-import { openForJob, runOrExit } from '../startup.js';
-import { type Counts, importSource, type SourceReport } from './importer.js';
-import { openSources, type Source, SourceError } from './sources.js';
+import { openForJob, runOrExit } from './job.js';
 
 class UsageError extends Error {}
 
