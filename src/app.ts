@@ -5,26 +5,24 @@ import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspect
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
-import { cacheNoteFor, responseCache } from './cache/response-cache.js';
+import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
-import type { Context } from './graphql/context.js';
-import { answerUnavailable, graphqlSession } from './graphql/database-errors.js';
+import { type Context, createContextFactory } from './graphql/context.js';
+import { answerUnavailable } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
 import { graphqlMatchSets } from './graphql/errors.js';
 import { graphiql, renderGraphiQL } from './graphql/graphiql.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
-import { createLoaders } from './graphql/loaders.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { endReadSessions } from './graphql/read-session.js';
 import { schema } from './graphql/schema.js';
-import type { Scope } from './api-keys.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
-import { callerIdentity, type ServerContext } from './http/callers.js';
+import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
@@ -34,7 +32,6 @@ import { rateLimit } from './http/rate-limit.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
-import { createStore } from './listing/store.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
 
@@ -67,13 +64,6 @@ export interface AppOptions {
   lifecycle?: { stopping: boolean };
 }
 
-/** What the v2 door passes when it runs its operation: the legacy records carry every field. */
-export interface DoorContext {
-  scopes?: ReadonlySet<Scope>;
-}
-
-const NO_SCOPES: ReadonlySet<Scope> = new Set();
-
 export function createApp({
   db,
   logger = silentLogger(),
@@ -84,7 +74,6 @@ export function createApp({
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
   const metrics = createMetrics(db.statements, db.pool);
   const callerOf = callerIdentity(settings);
-  const matchSets = graphqlMatchSets(createMatchSets(settings.filterCacheBytes));
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
       ? [
@@ -109,37 +98,48 @@ export function createApp({
     graphiql: settings.introspection ? graphiql : false,
     renderGraphiQL,
     parserAndValidationCache: parseCache(),
-    context: (initial) => {
-      const door = initial as DoorContext & ServerContext & { request: Request };
-      const credential = callerOf(door.request, door).graphql;
-      const session = graphqlSession(db.read.session(Date.now() + settings.requestTimeoutMs), logger);
-      const store = createStore(session, matchSets);
-      return {
-        store,
-        loaders: createLoaders(store),
-        session,
-        scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
-        withheld: new Set<string>(),
-        cacheNote: cacheNoteFor(door.request),
-      };
-    },
+    context: createContextFactory({
+      read: db.read,
+      matchSets: graphqlMatchSets(createMatchSets(settings.filterCacheBytes)),
+      callerOf,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      logger,
+    }),
     cors: false,
+    // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
+    // what the ones before it did; onExecute wrappers nest, the later one outside). Where the order matters a
+    // comment says why, and test/pipeline.test.ts fails when it is broken; elsewhere the cheap refusals simply
+    // come before the work they spare.
     plugins: [
+      // -- HTTP edge, every route --
+      // First, so every answer is timed and logged, refusals and cache hits included.
       requestLogPlugin(logger, metrics),
       metricsPlugin(metrics, knownOperationNames()),
       healthRoutes({ database: db.health, stopping: () => lifecycle.stopping }),
       cors(settings.corsOrigins),
+      // Before the cache: a cached answer costs its client a request too.
       rateLimit({ ...settings.rateLimit, redisUrl: settings.redisUrl, callerOf, logger }),
       rejectUnknownKeys(callerOf),
       postsMustBeJson(),
+
+      // -- The doors --
+      // The cache's onRequest before both doors (a hit ends the request), its onResponse before compression:
+      // it keeps answers uncompressed and encodes its hits itself, which compression then leaves alone.
       ...cache,
       compressResponses(),
       listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
+
+      // -- Execution of GraphQL operations, for both doors --
+      // Before the limits: a persisted operation's document is what they measure.
       ...persistedOperations(settings.persistedOperations),
+      // Before graphql-jit: nothing over a limit is compiled or run.
       operationLimits(settings.limits),
       answerUnavailable(),
       ...introspectionOff,
       reportWithheldFields(),
+      // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
+      // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
+      // outermost, answers the client on time while the execution winds down.
       jitForRepeatedDocuments(),
       endReadSessions(),
       executionDeadline(settings.requestTimeoutMs),
