@@ -94,8 +94,17 @@ export function createApp({
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
-    graphiql: settings.introspection ? graphiql : false,
+    // GraphiQL reads the schema by introspection: without it, there is nothing for it to show. Yoga would also
+    // render it for any URL that ends with "/graphql" (a v2 query string can); only the endpoint's own path.
+    graphiql: settings.introspection
+      ? (request) => (new URL(request.url).pathname === GRAPHQL_PATH ? graphiql : false)
+      : false,
+    // Every other path is answered before yoga (src/http/edge.ts); a method a route does not take never gets
+    // yoga's landing page.
+    landingPage: false,
+    // Yoga's own health check answers any URL that ends with this text (a query string can end with "/health");
+    // a space can end no request target, so it never answers. Health is /healthz (src/http/health.ts).
+    healthCheckEndpoint: ' ',
     renderGraphiQL,
     parserAndValidationCache: parseCache(),
     context: createContextFactory({

@@ -3,15 +3,21 @@
 // - Host must be a host name or IP address with an optional port: anything else (`a b`, `x/metrics?`, `[`)
 //   gets 400, where it would otherwise throw while the URL is built (a 500) or, worse, smuggle a path into the
 //   URL (`Host: x/metrics?` turning GET /v2/... into GET /metrics behind a proxy that filters by path).
-// - The target must be an origin-form path that URL parsing leaves as it is: no `..` segments, backslashes or
-//   other forms a parser would rewrite into another route. An absolute-form target is read as its path.
+// - The target routes as Django routed the legacy service: its path percent-decoded must be exactly one of the
+//   service's paths (`/v2/local%2Dpackage-list/` is the listing; `/v2/./local-package-list/`, `//metrics` and
+//   `/v2/../metrics` are no path of ours), and any other path gets Django's 404 page. A raw `#` is part of the
+//   query, as Django reads it (`?seed=7#` is the seed "7#"). The app then sees the route's own path, so no URL
+//   parser can turn the target into another route. An absolute-form target is read as its path.
 // - A body larger than MAX_BODY_BYTES gets 413 (known from Content-Length at once, or as soon as a chunked
 //   body passes the limit): the rest is read and dropped, so an oversized document is never buffered, let
-//   alone parsed, and the answer closes the connection.
+//   alone parsed, and the answer closes the connection. A compressed body gets 415: inflating it would undo
+//   the size limit.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
+import { NOT_FOUND_HEADERS, NOT_FOUND_PAGE } from './not-found.js';
 import { type Refusal, refusalBody } from './refusals.js';
+import { GRAPHQL_PATH, ROUTED_PATHS } from './routes.js';
 
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
@@ -22,28 +28,49 @@ export function validHost(host: string | undefined): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
-/** The request target as an origin-form path and query, or null when it is not one we route on. */
-export function originForm(target: string | undefined): string | null {
+export interface Target {
+  /** One of ROUTED_PATHS. */
+  path: string;
+  /** The query as received, without its `?`; null when the target has none. */
+  query: string | null;
+}
+
+/** The route a request target leads to, with its query as received; null when it leads to none of ours. */
+export function resolveTarget(target: string | undefined): Target | null {
   if (!target) return null;
-  let path = target;
+  let pathAndQuery = target;
   if (!target.startsWith('/')) {
     // absolute-form (`GET http://host/path`), as proxies may send: the path is what routes.
-    try {
-      const url = new URL(target);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-      path = `${url.pathname}${url.search}`;
-    } catch {
-      return null;
-    }
+    const scheme = /^https?:\/\/[^/?#]*/i.exec(target);
+    if (!scheme) return null;
+    pathAndQuery = target.slice(scheme[0].length) || '/';
   }
-  const [pathname = ''] = path.split('?', 1);
-  if (pathname.startsWith('//')) return null;
+  const mark = pathAndQuery.indexOf('?');
+  const rawPath = mark < 0 ? pathAndQuery : pathAndQuery.slice(0, mark);
+  let path: string;
   try {
-    if (new URL(pathname, 'http://h').pathname !== pathname) return null;
+    path = decodeURIComponent(rawPath);
   } catch {
-    return null;
+    return null; // a malformed escape: no path of ours has one
   }
-  return path;
+  if (!ROUTED_PATHS.has(path)) return null;
+  return { path, query: mark < 0 ? null : pathAndQuery.slice(mark + 1) };
+}
+
+/** The target the app is given: the route's path and the query, a raw `#` kept as part of it. */
+const appTarget = ({ path, query }: Target) => (query === null ? path : `${path}?${query.replaceAll('#', '%23')}`);
+
+/** The query string of each request as the client sent it (for Django's APPEND_SLASH redirect). */
+const receivedQueries = new WeakMap<object, string | null>();
+
+/** The query of a request as received (null: none), for the redirect that must copy it exactly. */
+export function receivedQuery(request: object): string | null | undefined {
+  return receivedQueries.get(request);
+}
+
+function notFound(request: IncomingMessage, response: ServerResponse): void {
+  response.writeHead(404, { ...NOT_FOUND_HEADERS, 'content-length': Buffer.byteLength(NOT_FOUND_PAGE) });
+  response.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
 }
 
 /** Answers and closes the connection. */
@@ -133,12 +160,14 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<unknown> {
-  const target = originForm(request.url);
-  if (target === null) return refuse(request, response, '', badRequest('Malformed request path.'));
-  const pathname = target.split('?', 1)[0] ?? '';
-  if (!validHost(request.headers.host))
-    return refuse(request, response, pathname, badRequest('Malformed Host header.'));
-  request.url = target;
+  if (!validHost(request.headers.host)) {
+    return refuse(request, response, resolveTarget(request.url)?.path ?? '', badRequest('Malformed Host header.'));
+  }
+  const target = resolveTarget(request.url);
+  if (target === null) return notFound(request, response);
+  const pathname = target.path;
+  receivedQueries.set(request, target.query);
+  request.url = appTarget(target);
 
   const tooLarge: Refusal = {
     status: 413,
@@ -147,6 +176,15 @@ async function handle(
   };
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > maxBodyBytes) return refuseWhileReceiving(request, response, pathname, tooLarge);
+  const coding = request.headers['content-encoding']?.trim().toLowerCase();
+  if (pathname === GRAPHQL_PATH && coding && coding !== 'identity') {
+    return refuseWhileReceiving(request, response, pathname, {
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: `Send the request body uncompressed: Content-Encoding ${JSON.stringify(coding)} is not accepted.`,
+      headers: { 'accept-encoding': 'identity' },
+    });
+  }
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers['transfer-encoding']) {
     // A chunked body's size is known only as it arrives: read it here, within the limit, and hand it on.
     const body = await readBody(request, maxBodyBytes).catch(() => null);

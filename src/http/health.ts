@@ -3,6 +3,7 @@
 // stops sending requests). GET /livez (liveness): 200 as long as the process can answer at all: restarting it
 // would not bring a database back.
 import type { Plugin } from 'graphql-yoga';
+import { onlyGetAndHead } from './refusals.js';
 import { HEALTH_PATH, LIVE_PATH } from './routes.js';
 
 export interface HealthOptions {
@@ -18,10 +19,8 @@ export function healthRoutes({ database, stopping }: HealthOptions): Plugin {
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
       if (url.pathname !== HEALTH_PATH && url.pathname !== LIVE_PATH) return;
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
-        endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, HEAD' } }));
-        return;
-      }
+      const refused = onlyGetAndHead(fetchAPI.Response, request);
+      if (refused) return endResponse(refused);
       let status = 200;
       let body: Record<string, string> = { status: url.pathname === LIVE_PATH ? 'alive' : 'ok' };
       if (url.pathname === HEALTH_PATH) {

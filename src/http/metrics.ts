@@ -6,6 +6,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolGauges } from '../db/client.js';
 import type { StatementObserver } from '../db/statements.js';
+import { onlyGetAndHead } from './refusals.js';
 import { METRICS_PATH, ROUTES } from './routes.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -72,9 +73,11 @@ export function methodLabel(method: string): string {
 export function metricsPlugin(metrics: Metrics, knownOperations: ReadonlySet<string>): Plugin {
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
-      if (url.pathname !== METRICS_PATH || request.method !== 'GET') return;
+      if (url.pathname !== METRICS_PATH) return;
+      const refused = onlyGetAndHead(fetchAPI.Response, request);
+      if (refused) return endResponse(refused);
       endResponse(
-        new fetchAPI.Response(await metrics.registry.metrics(), {
+        new fetchAPI.Response(request.method === 'HEAD' ? null : await metrics.registry.metrics(), {
           headers: { 'content-type': metrics.registry.contentType },
         }),
       );

@@ -37,3 +37,12 @@ export function refusalResponse(
   const { body, headers } = refusalBody(pathname, refusal);
   return new ResponseClass(request.method === 'HEAD' ? null : body, { status: refusal.status, headers });
 }
+
+/** 405 for a method other than GET and HEAD on a route that takes only those (health, metrics, OpenAPI). */
+export function onlyGetAndHead(ResponseClass: typeof Response, request: Request): Response | null {
+  if (request.method === 'GET' || request.method === 'HEAD') return null;
+  return new ResponseClass(JSON.stringify({ detail: `Method "${request.method}" not allowed.` }), {
+    status: 405,
+    headers: { 'content-type': 'application/json', allow: 'GET, HEAD' },
+  });
+}

@@ -10,6 +10,12 @@ export const METRICS_PATH = '/metrics';
 
 export const ROUTES = [GRAPHQL_PATH, LISTING_PATH, OPENAPI_PATH, HEALTH_PATH, LIVE_PATH, METRICS_PATH] as const;
 
+/** The v2 path without its slash: redirected to the path with it, as Django's APPEND_SLASH did. */
+export const LISTING_PATH_WITHOUT_SLASH = LISTING_PATH.slice(0, -1);
+
+/** Every path a request may reach the app on; any other gets the 404 page (src/http/not-found.ts). */
+export const ROUTED_PATHS: ReadonlySet<string> = new Set([...ROUTES, LISTING_PATH_WITHOUT_SLASH]);
+
 /** The v2 path's headers on every answer, errors included (the v2 contract). */
 export const V2_HEADERS = {
   'content-type': 'application/json',

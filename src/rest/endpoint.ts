@@ -11,7 +11,9 @@ import { SCOPES } from '../api-keys.js';
 import { V2ListingPageDocument } from '../generated/graphql/graphql.js';
 import { RETRY_AFTER_SECONDS } from '../graphql/database-errors.js';
 import type { Caller, ServerContext } from '../http/callers.js';
-import { LISTING_PATH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
+import { receivedQuery } from '../http/edge.js';
+import { onlyGetAndHead } from '../http/refusals.js';
+import { LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
 import { nextLink, previousLink } from './links.js';
 import { negotiate } from './negotiation.js';
 import { openApiDocument } from './openapi.js';
@@ -50,12 +52,14 @@ class OperationFailed extends Error {
   }
 }
 
-/** The query string exactly as the client sent it (the Node request's own target), for the redirect. */
-function rawQuery(url: URL, server: ServerContext & { req?: { url?: string } }): string {
-  const target = server.req?.url;
-  if (typeof target !== 'string') return url.search;
-  const mark = target.indexOf('?');
-  return mark < 0 ? '' : target.slice(mark);
+/** Django's iri_to_uri: what is not safe in a URI is percent-encoded (as UTF-8), the rest kept as it is. */
+const iriToUri = (text: string) =>
+  text.replace(/[^A-Za-z0-9_.\-~/#%[\]=:;$&()+,!?*@']+/gu, (part) => encodeURIComponent(part));
+
+/** The query as the redirect carries it: the one received (as the Node edge saw it), as Django copies it. */
+function redirectQuery(url: URL, server: ServerContext & { req?: object }): string {
+  const received = (server.req && receivedQuery(server.req)) ?? url.search.slice(1);
+  return received ? `?${iriToUri(received)}` : '';
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the endpoint works with whatever context the app's yoga has
@@ -83,20 +87,22 @@ export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingE
       yoga = instance as AnyYoga;
     },
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
-      if (url.pathname === LISTING_PATH.slice(0, -1)) {
+      if (url.pathname === LISTING_PATH_WITHOUT_SLASH) {
         // Django's APPEND_SLASH: a permanent redirect to the path with the slash, the query string as received.
         endResponse(
           new fetchAPI.Response(null, {
             status: 301,
             headers: {
-              location: `${LISTING_PATH}${rawQuery(url, serverContext as ServerContext)}`,
+              location: `${LISTING_PATH}${redirectQuery(url, serverContext as ServerContext)}`,
               'content-type': 'text/html; charset=utf-8',
             },
           }),
         );
         return;
       }
-      if (url.pathname === OPENAPI_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (url.pathname === OPENAPI_PATH) {
+        const refused = onlyGetAndHead(fetchAPI.Response, request);
+        if (refused) return endResponse(refused);
         endResponse(new fetchAPI.Response(OPENAPI_BODY, { headers: { 'content-type': 'application/json' } }));
         return;
       }

@@ -1,6 +1,6 @@
 // What the Node edge lets through to routing: Host headers and request targets.
 import { describe, expect, it } from 'vitest';
-import { originForm, validHost } from '../../src/http/edge.js';
+import { resolveTarget, validHost } from '../../src/http/edge.js';
 
 describe('Host header', () => {
   it.each(['localhost', 'api.example.com', 'api.example.com.', '127.0.0.1:4000', '[::1]:4000', 'a-b.c:65535'])(
@@ -25,13 +25,28 @@ describe('Host header', () => {
 
 describe('request target', () => {
   it.each([
-    ['/graphql', '/graphql'],
-    ['/v2/local-package-list/?limit=1&x=a/../b', '/v2/local-package-list/?limit=1&x=a/../b'],
-    ['http://other.example/healthz?x=1', '/healthz?x=1'],
-  ])('routes %j as %j', (target, path) => expect(originForm(target)).toBe(path));
+    ['/graphql', { path: '/graphql', query: null }],
+    ['/v2/local-package-list/?limit=1&x=a/../b', { path: '/v2/local-package-list/', query: 'limit=1&x=a/../b' }],
+    ['/v2/local%2Dpackage-list/?seed=7#', { path: '/v2/local-package-list/', query: 'seed=7#' }],
+    ['/v2%2flocal-package-list', { path: '/v2/local-package-list', query: null }],
+    ['/healthz?', { path: '/healthz', query: '' }],
+    ['http://other.example/healthz?x=1', { path: '/healthz', query: 'x=1' }],
+  ])('routes %j as Django would', (target, route) => expect(resolveTarget(target)).toEqual(route));
 
-  it.each(['', '*', '//metrics', '/v2/../metrics', '/v2\\..\\metrics', '/a/./b', '/a b', 'ftp://x/y', 'metrics'])(
-    'refuses %j',
-    (target) => expect(originForm(target)).toBeNull(),
-  );
+  it.each([
+    '',
+    '*',
+    '//metrics',
+    '/v2/../metrics',
+    '/v2\\..\\metrics',
+    '/v2/./local-package-list/',
+    '/v2/local-package-list/extra/',
+    '/V2/local-package-list/',
+    '/graphql/',
+    '/v2/local-package-list/%ff',
+    '/%zz',
+    '/a b',
+    'ftp://x/y',
+    'metrics',
+  ])('leads %j to no route (the 404 page)', (target) => expect(resolveTarget(target)).toBeNull());
 });
