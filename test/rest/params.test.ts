@@ -48,12 +48,14 @@ describe('v2 query parameters', () => {
     expect(params(`offset=1${'0'.repeat(30)}`).offset).toBe(10n ** 30n);
   });
 
-  // Python's int(): whitespace as str.strip() knows it, digits of any script, single underscores between digits,
-  // at most 4,300 digits.
+  // Python's int(): whitespace as int() skips it (str.strip()'s, but U+001C-U+001F), digits of any script, single
+  // underscores between digits, at most 4,300 digits.
   it.each([
     ['limit=%D9%A1%D9%A2', 12], // Arabic-Indic ١٢
     ['limit=%EF%BC%91%EF%BC%92', 12], // fullwidth １２
-    ['limit=%C2%8512%1F', 12], // U+0085 and U+001F are whitespace to Python
+    ['limit=%C2%8512%C2%A0', 12], // U+0085 and U+00A0 are whitespace to int()
+    ['limit=%1C5', 50], // U+001C-U+001F are not, though str.strip() strips them
+    ['limit=5%1F', 50],
     ['limit=%EF%BB%BF12', 50], // U+FEFF is not
     ['limit=1__2', 50],
     ['limit=_12', 50],
@@ -66,6 +68,8 @@ describe('v2 query parameters', () => {
   it('reads a seed as Python does too', () => {
     expect(params('seed=%E0%A5%AD').seed).toBe(7); // Devanagari ७
     expect(params('seed=%20-3_0%20').seed).toBe(-30);
+    expect(parse('seed=%1C7')).toMatchObject({ ok: false, status: 400 });
+    expect(parse('seed=7%23')).toMatchObject({ ok: false, status: 400 }); // a raw # reaches the query as %23
   });
 
   it.each(['seed=7', 'seed=-3', 'seed=0', 'seed=2147483647'])('%s is a seed', (query) => {
