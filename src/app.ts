@@ -20,6 +20,7 @@ import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { endReadSessions } from './graphql/read-session.js';
+import { wellFormedParams } from './graphql/request-params.js';
 import { schema } from './graphql/schema.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
 import { callerIdentity } from './http/callers.js';
@@ -145,11 +146,12 @@ export function createApp({
       operationLimits(settings.limits),
       answerUnavailable(),
       ...introspectionOff,
+      wellFormedParams(),
       reportWithheldFields(),
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
       // outermost, answers the client on time while the execution winds down.
-      jitForRepeatedDocuments(),
+      ...jitForRepeatedDocuments(),
       endReadSessions(),
       executionDeadline(settings.requestTimeoutMs),
     ],

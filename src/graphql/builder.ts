@@ -5,6 +5,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { Kind } from 'graphql';
 import { JSONResolver } from 'graphql-scalars';
+import { createGraphQLError } from 'graphql-yoga';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
@@ -57,28 +58,39 @@ export const builder = new SchemaBuilder<{
 });
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
+const DECIMAL_RULE = 'Decimal must be a string of digits with an optional sign and decimals, such as "12.50"';
 
-function parseDecimal(value: unknown): string {
-  if (typeof value !== 'string' || !DECIMAL.test(value))
-    throw new TypeError('Decimal must be a string such as "12.50"');
-  return value;
-}
+/**
+ * A variable's value that does not fit its scalar is the client's mistake: a GraphQLError with a code, which
+ * graphql-js reports as `Variable "$x" got invalid value ...; <message>` and yoga answers 400 (any other error
+ * thrown here would be masked as an unexpected one, a 500 once graphql-jit has compiled the document).
+ */
+const invalidValue = (rule: string) =>
+  createGraphQLError(rule, {
+    extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+  });
 
 builder.scalarType('Decimal', {
   description:
     'A decimal number carried as a string with a fixed number of decimals (each field states its scale), e.g. "1500.00". Never a float, so no precision is lost.',
   serialize: (value) => value,
-  parseValue: parseDecimal,
+  parseValue: (value) => {
+    if (typeof value !== 'string' || !DECIMAL.test(value)) throw invalidValue(DECIMAL_RULE);
+    return value;
+  },
   // One parameter, no variables: graphql-jit warns on every literal otherwise (a variable inside a literal is
-  // never a scalar's concern; the executor substitutes it first).
-  parseLiteral: (ast) => parseDecimal(ast.kind === Kind.STRING ? ast.value : undefined),
+  // never a scalar's concern; the executor substitutes it first). graphql-js words a literal's error itself.
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING || !DECIMAL.test(ast.value)) throw new TypeError(DECIMAL_RULE);
+    return ast.value;
+  },
 });
 
 builder.scalarType('DateTime', {
   description: 'An ISO 8601 UTC timestamp with microseconds and a trailing Z, e.g. "2021-03-04T05:06:07.123456Z".',
   serialize: (value) => value,
   parseValue: (value) => {
-    if (typeof value !== 'string') throw new TypeError('DateTime must be an ISO 8601 string');
+    if (typeof value !== 'string') throw invalidValue('DateTime must be an ISO 8601 string');
     return value;
   },
 });

@@ -5,22 +5,30 @@
 // one-off documents never buys a compile. The operation limits (src/graphql/limits.ts) run first and bound
 // what can reach the compiler (fields with fragments expanded).
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import type { DocumentNode } from 'graphql';
+import { type DocumentNode, getOperationAST, getVariableValues } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_FROM = 3;
 
-export function jitForRepeatedDocuments(): Plugin {
+export function jitForRepeatedDocuments(): Plugin[] {
   const runs = new WeakMap<DocumentNode, number>();
-  return useGraphQlJit(
-    {},
+  /** The executions (by their context) that run compiled. */
+  const compiled = new WeakSet<object>();
+  return [
     {
-      enableIf: ({ document }) => {
-        const count = (runs.get(document) ?? 0) + 1;
-        runs.set(document, count);
-        return count >= COMPILE_FROM;
+      onExecute({ args, setResultAndStopExecution }) {
+        const count = (runs.get(args.document) ?? 0) + 1;
+        runs.set(args.document, count);
+        if (count < COMPILE_FROM) return;
+        // graphql-jit words a variable that does not fit as "Expected type X." and drops the scalar's reason:
+        // graphql-js coerces the variables first, so a bad one is answered alike before and after compiling.
+        const operation = getOperationAST(args.document, args.operationName);
+        const coerced = getVariableValues(args.schema, operation?.variableDefinitions ?? [], args.variableValues ?? {});
+        if (coerced.errors) return setResultAndStopExecution({ errors: coerced.errors });
+        compiled.add(args.contextValue as object);
       },
     },
-  ) as Plugin;
+    useGraphQlJit({}, { enableIf: ({ contextValue }) => compiled.has(contextValue as object) }) as Plugin,
+  ];
 }
