@@ -30,6 +30,7 @@ import { postsMustBeJson } from './http/csrf.js';
 import { healthRoutes } from './http/health.js';
 import { createMetrics, metricsPlugin } from './http/metrics.js';
 import { rateLimit } from './http/rate-limit.js';
+import { connectRedis } from './http/redis.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
@@ -51,6 +52,7 @@ export type AppSettings = Pick<
   | 'v2ApiKeys'
   | 'rateLimit'
   | 'redisUrl'
+  | 'redisTimeoutMs'
   | 'trustProxy'
 >;
 
@@ -73,15 +75,19 @@ export function createApp({
   lifecycle = { stopping: false },
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
-  const metrics = createMetrics(db.statements, db.pool);
+  const redis = settings.redisUrl
+    ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
+    : undefined;
+  const metrics = createMetrics(db.statements, db.pool, redis);
   const callerOf = callerIdentity(settings);
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
       ? [
           responseCache({
-            store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redisUrl: settings.redisUrl, logger }),
+            store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redis }),
             read: db.read,
             callerOf,
+            publicBase,
             cacheControl: settings.cacheControl,
             v2KeysRequired: settings.v2ApiKeys !== undefined,
             // Most of the request's time stays for the answer itself when the version is slow to come.
@@ -125,10 +131,10 @@ export function createApp({
       // First, so every answer is timed and logged, refusals and cache hits included.
       requestLogPlugin(logger, metrics),
       metricsPlugin(metrics, knownOperationNames()),
-      healthRoutes({ database: db.health, stopping: () => lifecycle.stopping }),
+      healthRoutes({ database: db.health, redis, stopping: () => lifecycle.stopping }),
       cors(settings.corsOrigins),
       // Before the cache: a cached answer costs its client a request too.
-      rateLimit({ ...settings.rateLimit, redisUrl: settings.redisUrl, callerOf, logger }),
+      rateLimit({ ...settings.rateLimit, redis, callerOf }),
       rejectUnknownKeys(callerOf),
       postsMustBeJson(),
 
@@ -140,13 +146,13 @@ export function createApp({
       listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
 
       // -- Execution of GraphQL operations, for both doors --
+      wellFormedParams(),
       // Before the limits: a persisted operation's document is what they measure.
       ...persistedOperations(settings.persistedOperations),
       // Before graphql-jit: nothing over a limit is compiled or run.
       operationLimits(settings.limits),
       answerUnavailable(),
       ...introspectionOff,
-      wellFormedParams(),
       reportWithheldFields(),
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
@@ -154,6 +160,7 @@ export function createApp({
       ...jitForRepeatedDocuments(),
       endReadSessions(),
       executionDeadline(settings.requestTimeoutMs),
+      { onDispose: () => redis?.close() },
     ],
     // Unexpected errors reach clients as "Unexpected error." (yoga's masking) and the log in full.
     maskedErrors: true,

@@ -130,6 +130,7 @@ export const environment = z.object({
   RATE_LIMIT: wholeNumber(0, 1_000_000_000).default(600),
   RATE_LIMIT_WINDOW: seconds(1, 86_400).default(60_000),
   REDIS_URL: redisUrl.optional(),
+  REDIS_TIMEOUT: seconds(0.001, 10).default(50),
 });
 
 /** What one operation may ask for; checked before it runs (see src/graphql/limits.ts). */
@@ -199,8 +200,10 @@ export type Config = {
   v2ApiKeys: ApiKey[] | undefined;
   /** Requests per client per window; 0 turns rate limiting off. */
   rateLimit: { requests: number; windowMs: number };
-  /** Redis shared by every instance (rate limits); unset: each instance keeps its own in memory. */
+  /** Redis shared by every instance (rate limits, cached answers); unset: each instance keeps its own in memory. */
   redisUrl: string | undefined;
+  /** How long a Redis command may take before the request goes on without Redis. */
+  redisTimeoutMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -265,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     v2ApiKeys: e.V2_API_KEYS,
     rateLimit: { requests: e.RATE_LIMIT, windowMs: e.RATE_LIMIT_WINDOW },
     redisUrl: e.REDIS_URL,
+    redisTimeoutMs: e.REDIS_TIMEOUT,
   };
 }
 

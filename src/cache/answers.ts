@@ -2,21 +2,24 @@
 // instances share them. Keys already carry the listing version, so nothing here expires for freshness; Redis
 // entries get a TTL only to bound Redis's memory: keys of old versions are never asked for again, and clients
 // choosing ever new seeds and offsets would otherwise pile entries up (run Redis with maxmemory and
-// allkeys-lru as well). An entry that expired is made again on the next request.
-import { Redis } from 'ioredis';
+// allkeys-lru as well). An entry that expired is made again on the next request. Redis is asked through
+// SharedRedis, so a slow or absent Redis costs a request nothing but the memory tier's misses.
+//
+// A kept answer is immutable: its headers are frozen, and every response made from it copies them.
 import { LRUCache } from 'lru-cache';
-import type { Logger } from 'pino';
 import { compress, type Encoding } from '../http/compression.js';
+import type { SharedRedis } from '../http/redis.js';
 
 export interface Answer {
   status: number;
   /** The headers the answer carries from its route (content type, Vary, Allow), not per-request ones. */
-  headers: Record<string, string>;
+  headers: Readonly<Record<string, string>>;
   body: Uint8Array;
 }
 
 /** An answer as kept in memory, with its compressed forms made as clients ask for them. */
-interface Kept extends Answer {
+interface Kept {
+  answer: Answer;
   encoded: Map<Encoding, Promise<Uint8Array>>;
   /** Written to Redis (or read from it); an answer made while Redis was away is written on its next hit. */
   shared: boolean;
@@ -24,10 +27,10 @@ interface Kept extends Answer {
 
 export interface AnswerStore {
   get(key: string): Promise<Answer | undefined>;
-  set(key: string, answer: Answer): void;
+  /** Keeps the answer (frozen) and returns it as kept. */
+  set(key: string, answer: Answer): Answer;
   /** The body in `encoding`, compressed once per kept answer. */
   encoded(key: string, answer: Answer, encoding: Encoding): Promise<Uint8Array>;
-  close(): Promise<void>;
 }
 
 const REDIS_PREFIX = 'lgw:answer:';
@@ -49,36 +52,24 @@ function unpack(value: Buffer): Answer | undefined {
   }
 }
 
-export function createAnswerStore(options: { maxBytes: number; redisUrl?: string; logger: Logger }): AnswerStore {
+const frozen = (answer: Answer): Answer => Object.freeze({ ...answer, headers: Object.freeze({ ...answer.headers }) });
+
+export function createAnswerStore(options: { maxBytes: number; redis?: SharedRedis }): AnswerStore {
   const memory = new LRUCache<string, Kept>({
     maxSize: Math.max(1, options.maxBytes),
-    sizeCalculation: (answer, key) => Math.ceil(answer.body.byteLength * 1.3) + key.length + 256,
+    sizeCalculation: (kept, key) => Math.ceil(kept.answer.body.byteLength * 1.3) + key.length + 256,
   });
   const keep = (key: string, answer: Answer, shared: boolean): Kept => {
-    const kept = { ...answer, encoded: new Map(), shared };
+    const kept = { answer: frozen(answer), encoded: new Map(), shared };
     memory.set(key, kept);
     return kept;
   };
-
-  let redis: Redis | undefined;
-  if (options.redisUrl) {
-    // No offline queue and one retry: while Redis is away (or not yet connected) a lookup misses at once.
-    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    let warned = false;
-    redis.on('error', (error: Error) => {
-      if (warned) return;
-      warned = true;
-      options.logger.warn({ err: { message: error.message } }, 'response cache: Redis unreachable, using memory only');
-    });
-    redis.on('ready', () => {
-      warned = false;
-    });
-  }
+  const { redis } = options;
 
   const share = (key: string, kept: Kept) => {
-    if (redis?.status !== 'ready') return;
+    if (redis?.state() !== 'ok') return;
     kept.shared = true;
-    redis.set(REDIS_PREFIX + key, pack(kept), 'EX', REDIS_TTL_SECONDS).catch(() => {});
+    void redis?.run((client) => client.set(REDIS_PREFIX + key, pack(kept.answer), 'EX', REDIS_TTL_SECONDS));
   };
 
   return {
@@ -86,27 +77,25 @@ export function createAnswerStore(options: { maxBytes: number; redisUrl?: string
       const kept = memory.get(key);
       if (kept) {
         if (!kept.shared) share(key, kept);
-        return kept;
+        return kept.answer;
       }
-      if (redis?.status !== 'ready') return undefined;
-      const value = await redis.getBuffer(REDIS_PREFIX + key).catch(() => null);
+      const value = await redis?.run((client) => client.getBuffer(REDIS_PREFIX + key));
       const answer = value ? unpack(value) : undefined;
-      return answer ? keep(key, answer, true) : undefined;
+      return answer ? keep(key, answer, true).answer : undefined;
     },
     set(key, answer) {
-      share(key, keep(key, answer, false));
+      const kept = keep(key, answer, false);
+      share(key, kept);
+      return kept.answer;
     },
     encoded(key, answer, encoding) {
       const kept = memory.get(key) ?? keep(key, answer, true);
       let bytes = kept.encoded.get(encoding);
       if (!bytes) {
-        bytes = compress(kept.body, encoding);
+        bytes = compress(kept.answer.body, encoding);
         kept.encoded.set(encoding, bytes);
       }
       return bytes;
-    },
-    async close() {
-      redis?.disconnect();
     },
   };
 }

@@ -33,6 +33,15 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   return best;
 }
 
+/**
+ * The encoding an answer of this type and size goes out in for this request: none for HEAD (no body to encode),
+ * for types that do not compress, and for answers under MIN_BYTES.
+ */
+export function encodingFor(request: Request, contentType: string | null, byteLength: number): Encoding | null {
+  if (request.method === 'HEAD' || !COMPRESSIBLE.test(contentType ?? '') || byteLength < MIN_BYTES) return null;
+  return chooseEncoding(request.headers.get('accept-encoding'));
+}
+
 /** The bytes compressed (brotli at a quality meant for answers made per request, not for static files). */
 export function compress(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array> {
   if (encoding === 'gzip') return gzipAsync(bytes, { level: 6 });
@@ -54,27 +63,27 @@ export function addVary(headers: Headers, value: string): void {
 
 export function compressResponses(): Plugin {
   /** GraphiQL's page is the same ~9 MB every time: compressed once per encoding. */
-  const pages = new Map<string, { html: string; bytes: Uint8Array }>();
+  const pages = new Map<string, { html: Buffer; bytes: Uint8Array }>();
   return {
     async onResponse({ request, response, setResponse, fetchAPI }) {
       const type = response.headers.get('content-type') ?? '';
       if (!COMPRESSIBLE.test(type) || response.headers.has('content-encoding')) return;
       if (response.status === 204 || response.status === 304) return;
-      const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       // HEAD answers as GET would, headers included, without compressing a body it does not send.
-      if (!encoding || request.method === 'HEAD' || !response.body) {
+      if (!chooseEncoding(request.headers.get('accept-encoding')) || request.method === 'HEAD' || !response.body) {
         return addVary(response.headers, 'Accept-Encoding');
       }
       const headers = new fetchAPI.Headers(response.headers);
       addVary(headers, 'Accept-Encoding');
-      const text = await response.text();
-      let body: Uint8Array | string = text;
-      if (Buffer.byteLength(text) >= MIN_BYTES) {
+      const plain = Buffer.from(await response.arrayBuffer());
+      let body: Uint8Array = plain;
+      const encoding = encodingFor(request, type, plain.byteLength);
+      if (encoding) {
         const page = type.startsWith('text/html') ? pages.get(encoding) : undefined;
-        if (page?.html === text) body = page.bytes;
+        if (page?.html.equals(plain)) body = page.bytes;
         else {
-          body = await compress(Buffer.from(text), encoding);
-          if (type.startsWith('text/html')) pages.set(encoding, { html: text, bytes: body });
+          body = await compress(plain, encoding);
+          if (type.startsWith('text/html')) pages.set(encoding, { html: plain, bytes: body });
         }
         headers.set('content-encoding', encoding);
         headers.set('content-length', String(body.byteLength));

@@ -6,12 +6,17 @@ import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolGauges } from '../db/client.js';
 import type { StatementObserver } from '../db/statements.js';
+import type { SharedRedis } from './redis.js';
 import { onlyGetAndHead } from './refusals.js';
 import { METRICS_PATH, ROUTES } from './routes.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function createMetrics(statements: StatementObserver, pool: PoolGauges | null = null) {
+export function createMetrics(
+  statements: StatementObserver,
+  pool: PoolGauges | null = null,
+  redis?: Pick<SharedRedis, 'state' | 'counts'>,
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dbQueries = new Counter({ name: 'db_queries_total', help: 'SQL statements executed.', registers: [registry] });
@@ -35,6 +40,30 @@ export function createMetrics(statements: StatementObserver, pool: PoolGauges | 
         registers: [registry],
         collect() {
           this.set(read());
+        },
+      });
+    }
+  }
+  if (redis) {
+    new Gauge({
+      name: 'redis_up',
+      help: 'Whether the shared Redis answers in time (1) or is late, failing or unreachable (0).',
+      registers: [registry],
+      collect() {
+        this.set(redis.state() === 'ok' ? 1 : 0);
+      },
+    });
+    for (const [name, help, read] of [
+      ['redis_commands_failed_total', 'Redis commands given up on: late past REDIS_TIMEOUT, or failed.', 'failed'],
+      ['redis_commands_skipped_total', 'Redis commands not sent because Redis was away or late.', 'skipped'],
+    ] as const) {
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(redis.counts()[read]);
         },
       });
     }

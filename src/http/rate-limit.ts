@@ -1,13 +1,12 @@
 // Requests per client per window on both doors (/graphql and the v2 path), counted per API key where the request
 // carries a valid one, else per client address. rate-limiter-flexible keeps the counts: in this process by
-// default, in Redis with REDIS_URL so that every instance draws on one budget. When Redis cannot be reached the
-// counts fall back to this process (its insurance limiter) rather than refusing or waving everyone through.
-
+// default, in Redis with REDIS_URL so that every instance draws on one budget. While Redis is away, late or
+// failing (src/http/redis.ts) the counts fall back to this process rather than refusing, waving everyone
+// through, or making the request wait.
 import type { Plugin } from 'graphql-yoga';
-import { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Caller, ServerContext } from './callers.js';
+import type { SharedRedis } from './redis.js';
 import { refusalResponse } from './refusals.js';
 import { GRAPHQL_PATH, LISTING_PATH } from './routes.js';
 
@@ -15,59 +14,59 @@ export interface RateLimitOptions {
   /** Requests per window per client; 0 turns limiting off. */
   requests: number;
   windowMs: number;
-  redisUrl: string | undefined;
+  redis: SharedRedis | undefined;
   callerOf: (request: Request, server?: ServerContext) => Caller;
-  logger: Logger;
 }
 
 const LIMITED = new Set([GRAPHQL_PATH, LISTING_PATH]);
 
-function createLimiter(options: RateLimitOptions): { limiter: RateLimiterAbstract; close: () => Promise<void> } {
+/** The outcome of counting a request: allowed, or refused with how long until the next one is allowed. */
+type Count = { allowed: true } | { allowed: false; msBeforeNext: number };
+
+const counted = (consumed: Promise<RateLimiterRes>): Promise<Count> =>
+  consumed.then(
+    () => ({ allowed: true }),
+    (rejection) => {
+      if (rejection instanceof RateLimiterRes) return { allowed: false, msBeforeNext: rejection.msBeforeNext };
+      throw rejection;
+    },
+  );
+
+function createCounter(options: RateLimitOptions): (key: string) => Promise<Count> {
   const shape = { points: options.requests, duration: Math.ceil(options.windowMs / 1000), keyPrefix: 'listing-rl' };
-  if (!options.redisUrl) return { limiter: new RateLimiterMemory(shape), close: async () => {} };
-  // No offline queue: while Redis is away a command fails at once and the insurance limiter answers.
-  const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  let warned = false;
-  redis.on('error', (error: Error) => {
-    if (warned) return;
-    warned = true; // ioredis retries every few hundred ms; one line per outage is enough
-    options.logger.warn({ err: { message: error.message } }, 'rate limits: Redis unreachable, counting in memory');
-  });
-  redis.on('ready', () => {
-    warned = false;
-  });
-  const limiter = new RateLimiterRedis({
-    ...shape,
-    storeClient: redis,
-    insuranceLimiter: new RateLimiterMemory(shape),
-  });
-  return { limiter, close: async () => void redis.disconnect() };
+  const local = new RateLimiterMemory(shape);
+  const { redis } = options;
+  if (!redis) return (key) => counted(local.consume(key));
+  let shared: RateLimiterRedis | undefined;
+  return async (key) => {
+    const fromRedis = await redis.run((client) => {
+      shared ??= new RateLimiterRedis({ ...shape, storeClient: client, insuranceLimiter: local });
+      return counted(shared.consume(key));
+    });
+    return fromRedis ?? counted(local.consume(key));
+  };
 }
 
 export function rateLimit(options: RateLimitOptions): Plugin {
   if (options.requests === 0) return {};
-  const { limiter, close } = createLimiter(options);
+  const count = createCounter(options);
   const window = `${options.windowMs / 1000} s`;
   return {
     async onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
       if (!LIMITED.has(url.pathname) || request.method === 'OPTIONS') return;
       const caller = options.callerOf(request, serverContext as ServerContext);
-      try {
-        await limiter.consume(caller.rateKey);
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-        const wait = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        endResponse(
-          refusalResponse(fetchAPI.Response, request, url.pathname, {
-            status: 429,
-            code: 'RATE_LIMITED',
-            message: `Too many requests: the limit is ${options.requests} per ${window} per client. Retry in ${wait} s.`,
-            v2Detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
-            headers: { 'retry-after': String(wait) },
-          }),
-        );
-      }
+      const outcome = await count(caller.rateKey);
+      if (outcome.allowed) return;
+      const wait = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
+      endResponse(
+        refusalResponse(fetchAPI.Response, request, url.pathname, {
+          status: 429,
+          code: 'RATE_LIMITED',
+          message: `Too many requests: the limit is ${options.requests} per ${window} per client. Retry in ${wait} s.`,
+          v2Detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
+          headers: { 'retry-after': String(wait) },
+        }),
+      );
     },
-    onDispose: close,
   };
 }
