@@ -24,8 +24,12 @@ export interface Database {
   kind: DatabaseConfig['kind'];
   /** Writes (seed, import) and the schema engine; the server reads through `read`. */
   prisma: PrismaClient;
-  /** The adapter factory behind `prisma`, for the schema engine (migrations). */
-  adapterFactory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * Runs `work` with an adapter factory on one database session of its own, closed afterwards: the schema engine
+   * takes a session-level advisory lock and releases it, and both must happen on the same connection (on a pool
+   * the release went to another connection, and the lock stayed held by an idle one for DB_IDLE_TIMEOUT).
+   */
+  withOwnSession<T>(work: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
   statements: StatementObserver;
   read: ReadPath;
   /** Why the database cannot serve now, in one line, or null when it can; answers within `timeoutMs`. */
@@ -81,6 +85,8 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
     const pglite = await PGlite.create(inMemory ? undefined : dataDir);
     return {
       factory: new PrismaPGlite(pglite),
+      // The embedded database is one session already.
+      ownSessionFactory: async () => ({ factory: new PrismaPGlite(pglite), close: async () => {} }),
       read: pgliteReadPath(pglite, observer),
       health: async (timeoutMs: number) =>
         hold.problem() ?? (await healthOf(() => pglite.query('SELECT 1'), timeoutMs, 'the embedded database')),
@@ -153,6 +159,16 @@ async function openPostgres(url: string, observer: StatementObserver, options: O
   }
   return {
     factory: new PrismaPg(pool),
+    ownSessionFactory: async () => {
+      const single = new pg.Pool({
+        connectionString: url,
+        max: 1,
+        connectionTimeoutMillis: settings.connectTimeoutMs,
+        application_name: 'package-listing-gateway',
+      });
+      single.on('error', () => {});
+      return { factory: new PrismaPg(single), close: () => single.end() };
+    },
     read: postgresReadPath(pool, observer, settings),
     health: (timeoutMs: number) =>
       healthOf(
@@ -194,7 +210,14 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   return {
     kind: config.kind,
     prisma,
-    adapterFactory,
+    async withOwnSession(work) {
+      const own = await opened.ownSessionFactory();
+      try {
+        return await work(observeStatements(own.factory, statements));
+      } finally {
+        await own.close();
+      }
+    },
     statements,
     read: opened.read,
     health: (timeoutMs = 1000) => opened.health(timeoutMs),

@@ -6,18 +6,20 @@ import { createSchemaEngine, NO_FILTERS, readMigrations } from './schema-engine.
 export class MigrationError extends Error {}
 
 export async function migrate(db: Database): Promise<string[]> {
-  const engine = await createSchemaEngine(db.adapterFactory);
-  try {
-    const { appliedMigrationNames } = await engine.applyMigrations({
-      migrationsList: readMigrations(),
-      filters: NO_FILTERS,
-    });
-    return appliedMigrationNames;
-  } catch (error) {
-    throw new MigrationError(`migrations could not be applied: ${firstLine(error)}`);
-  } finally {
-    engine.free();
-  }
+  return db.withOwnSession(async (factory) => {
+    const engine = await createSchemaEngine(factory);
+    try {
+      const { appliedMigrationNames } = await engine.applyMigrations({
+        migrationsList: readMigrations(),
+        filters: NO_FILTERS,
+      });
+      return appliedMigrationNames;
+    } catch (error) {
+      throw new MigrationError(`migrations could not be applied: ${firstLine(error)}`);
+    } finally {
+      engine.free();
+    }
+  });
 }
 
 /** The migrations in prisma/migrations that the database has not applied (all of them on a new database). */

@@ -54,6 +54,20 @@ describe.runIf(onPostgres)('several instances starting together on PostgreSQL', 
     expect(servers.filter((server) => server.output().includes('loaded 40 demo packages'))).toHaveLength(1);
   });
 
+  it('db:seed right after instances started on an empty database runs at once (no lock left behind)', async () => {
+    const url = await fresh();
+    const servers = await startAll(2, { DATABASE_URL: url });
+    // The one still running is the one that migrated.
+    await servers.find((server) => !server.output().includes('applied migrations'))?.stop('SIGTERM');
+    const started = performance.now();
+    const seeded = await runScript('src/cli/seed.ts', { DATABASE_URL: url }, ['--packages', '50']);
+    expect(seeded.code, seeded.stderr).toBe(0);
+    // The schema engine's advisory lock used to stay held by an idle pooled connection of the instance that
+    // migrated, until DB_IDLE_TIMEOUT closed it: the seed waited on it and failed after ~20-30 s.
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(await packageCount(url)).toBe(50);
+  });
+
   it('MIGRATE=off refuses a database that is behind, in one line, and writes nothing', async () => {
     const url = await fresh();
     const refused = await runScript('src/server.ts', { DATABASE_URL: url, MIGRATE: 'off', LOG_LEVEL: 'warn' });
