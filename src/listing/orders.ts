@@ -47,7 +47,7 @@ export async function packagesInOrder(
   request: OrderRequest,
   offset: number,
   limit: number,
-  asked: PackageFields = null,
+  asked: PackageFields,
 ): Promise<ListedPackage[]> {
   const { filter, sort, seed } = request;
   // The distance is worked out from the package's coordinates.
@@ -57,7 +57,9 @@ export async function packagesInOrder(
     if (isEmptyFilter(filter)) {
       const count = await store.countListed();
       rows =
-        offset >= count ? [] : await store.packagesAt(pagePositions(seededPermutation(count, seed), offset, limit));
+        offset >= count
+          ? []
+          : await store.packagesAt(pagePositions(seededPermutation(count, seed), offset, limit), fields);
     } else {
       const matching = await store.matchingPositions(filter);
       const indexes = pagePositions(seededPermutation(matching.length, seed), offset, limit);

@@ -26,8 +26,11 @@ const COUNT = statement(
   'SELECT coalesce(max(position) + 1, 0)::int AS count FROM listing_entry',
 );
 
-/** The package fields a statement reads (null: all of them); see src/graphql/projection.ts. */
-export type PackageFields = readonly string[] | null | undefined;
+/**
+ * The package fields a read returns (null: every one), from what the operation selects (src/graphql/projection.ts).
+ * Every package read takes it, required: a read path that forgets it does not compile.
+ */
+export type PackageFields = readonly string[] | null;
 
 /** At most this many projections are prepared by name per connection; others are planned on each run. */
 const MAX_NAMED_PROJECTIONS = 64;
@@ -143,13 +146,11 @@ export function createStore(sql: SqlReader, matchSets: MatchSets) {
   const matched = new Map<string, Promise<Int32Array>>();
   let listedCount: Promise<number> | undefined;
   /** The listed packages at these listing positions, in the order of the positions; null where none. */
-  async function packagesByPosition(
-    positions: readonly number[],
-    fields?: PackageFields,
-  ): Promise<(PackageRow | null)[]> {
+  async function packagesByPosition(positions: readonly number[], fields: PackageFields): Promise<(PackageRow | null)[]> {
     if (positions.length === 0) return [];
     const rows = await sql.query<PackageRow & { listingPosition: number }>(page(fields), [positions]);
-    const byPosition = new Map(rows.map(({ listingPosition, ...row }) => [listingPosition, row as PackageRow]));
+    // The rows as they come (their listingPosition is not a GraphQL field): no copy of each row.
+    const byPosition = new Map<number, PackageRow>(rows.map((row) => [row.listingPosition, row]));
     return positions.map((position) => byPosition.get(position) ?? null);
   }
 
@@ -163,16 +164,16 @@ export function createStore(sql: SqlReader, matchSets: MatchSets) {
     packagesByPosition,
 
     /** The listed packages at these listing positions, in the order of the positions. */
-    async packagesAt(positions: readonly number[], fields?: PackageFields): Promise<PackageRow[]> {
+    async packagesAt(positions: readonly number[], fields: PackageFields): Promise<PackageRow[]> {
       return (await packagesByPosition(positions, fields)).filter((row) => row !== null);
     },
 
-    async listedPackage(id: string, fields?: PackageFields): Promise<PackageRow | null> {
+    async listedPackage(id: string, fields: PackageFields): Promise<PackageRow | null> {
       const [row] = await sql.query<PackageRow>(listedPackage(fields), [id]);
       return row ?? null;
     },
 
-    async listedPackageBySlug(slug: string, fields?: PackageFields): Promise<PackageRow | null> {
+    async listedPackageBySlug(slug: string, fields: PackageFields): Promise<PackageRow | null> {
       const [row] = await sql.query<PackageRow>(listedPackageBySlug(fields), [slug]);
       return row ?? null;
     },
@@ -199,7 +200,7 @@ export function createStore(sql: SqlReader, matchSets: MatchSets) {
       withPhotographer: boolean,
       offset: number,
       limit: number,
-      fields?: PackageFields,
+      fields: PackageFields,
     ): Promise<PackageRow[]> {
       const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
       return sql.query<PackageRow>(

@@ -119,8 +119,8 @@ builder.objectField(Photographer, 'packages', (t) =>
         end,
         fingerprint,
         seed: 0,
-        load: async (offset, limit) => {
-          const rows = await ctx.loaders.packageAtPosition.loadMany(positions.slice(offset, offset + limit));
+        load: async (offset, limit, fields) => {
+          const rows = await ctx.loaders.packageAtPosition(fields).loadMany(positions.slice(offset, offset + limit));
           const failed = rows.find((row) => row instanceof Error);
           if (failed) throw failed;
           return rows.filter((row): row is ListedPackage => row !== null);
