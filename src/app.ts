@@ -112,6 +112,9 @@ export function createApp({
     // Yoga's own health check answers any URL that ends with this text (a query string can end with "/health");
     // a space can end no request target, so it never answers. Health is /healthz (src/http/health.ts).
     healthCheckEndpoint: ' ',
+    // The Node edge bounds every body (MAX_BODY_BYTES, src/http/edge.ts) before yoga sees it; yoga's own limit
+    // would pipe each body through a stream of its own, a tenth of a small page's CPU.
+    maxRequestBodySize: false,
     renderGraphiQL,
     parserAndValidationCache: parseCache(),
     context: createContextFactory({
