@@ -19,7 +19,7 @@ import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
-import { endReadSessions } from './graphql/read-session.js';
+import { readSessions } from './graphql/read-session.js';
 import { wellFormedParams } from './graphql/request-params.js';
 import { schema } from './graphql/schema.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
@@ -34,6 +34,7 @@ import { connectRedis } from './http/redis.js';
 import { requestLogPlugin } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
+import { lastSeenListing } from './listing/store.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
 
@@ -120,6 +121,7 @@ export function createApp({
     context: createContextFactory({
       read: db.read,
       matchSets: graphqlMatchSets(createMatchSets(settings.filterCacheBytes)),
+      lastSeen: lastSeenListing(),
       callerOf,
       requestTimeoutMs: settings.requestTimeoutMs,
       logger,
@@ -161,7 +163,7 @@ export function createApp({
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
       // outermost, answers the client on time while the execution winds down.
       ...jitForRepeatedDocuments(),
-      endReadSessions(),
+      readSessions(),
       executionDeadline(settings.requestTimeoutMs),
       { onDispose: () => redis?.close() },
     ],

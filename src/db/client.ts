@@ -8,7 +8,9 @@ import { type Config, loadConfig, type PoolSettings } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { holdDataDir } from './data-dir.js';
 import { DatabaseUnavailableError, faultReason, isUnavailable } from './faults.js';
-import { pgliteReadPath, postgresReadPath, type ReadPath } from './sql.js';
+import { pgliteReadPath } from './pglite-read.js';
+import { postgresReadPath } from './postgres-read.js';
+import type { ReadPath } from './sql.js';
 import { observeStatements, StatementObserver } from './statements.js';
 
 export type DatabaseConfig = Config['database'];
@@ -146,7 +148,9 @@ async function openPostgres(url: string, observer: StatementObserver, options: O
     idleTimeoutMillis: settings.idleTimeoutMs,
     keepAlive: settings.keepAliveMs > 0,
     keepAliveInitialDelayMillis: settings.keepAliveMs,
-    // A transaction left open by a request that never finished is ended by the server itself.
+    // Every statement is bounded on the server too; a transaction left open by a request that never finished is
+    // ended by the server itself.
+    statement_timeout: settings.statementTimeoutMs,
     idle_in_transaction_session_timeout: 60_000,
     application_name: 'package-listing-gateway',
   });

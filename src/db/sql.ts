@@ -1,17 +1,14 @@
-// The read path's SQL, straight to the driver (pg or PGlite): rows as the driver gives them (decimals as their
-// exact text), statements prepared once per connection where they have a name.
+// The read path: what the store reads through. Rows come as the driver gives them (decimals as their exact text),
+// statements with a name are prepared once per connection.
 //
-// Every request reads through one session. On PostgreSQL a session is ONE connection in ONE read-only
-// repeatable-read transaction, opened by its first statement: the listing's count, its page and every nested
-// record come from the same snapshot, so an import committing meanwhile cannot tear a page. Its statements get a
-// statement timeout (the smaller of DB_STATEMENT_TIMEOUT and what is left of the request's deadline) and a
-// client-side timeout for a server that stopped answering; once the deadline has passed no statement starts.
-// The embedded PGlite is one connection in this process, and nothing else writes to it while the server runs
-// (its data directory is locked), so a session there is simply the database.
-import type { PGlite } from '@electric-sql/pglite';
-import type pg from 'pg';
-import { classify, DatabaseUnavailableError, isUnavailable } from './faults.js';
-import type { StatementObserver } from './statements.js';
+// Every request reads through one session, and everything a session reads comes from one state of the listing.
+// Every write that changes the listing also changes its version, in the same transaction (bumpListingVersion), so
+// statements that saw the same version saw the same data. On PostgreSQL a session's statements therefore run on
+// their own, with no transaction around them (one round trip each, on any pooled connection), each carrying the
+// version it saw; when one sees another version than the session's first (an import committed in between, which is
+// rare), the session is marked moved, and the operation is made again in a read-only repeatable-read transaction
+// on one connection (src/graphql/read-session.ts). A statement can also bring the listing's size with its rows
+// (`withListing`), so a page needs no statement of its own to count the listing.
 
 export interface SqlStatement {
   /** A name prepares the statement once per connection; leave it out for SQL that varies. */
@@ -19,19 +16,40 @@ export interface SqlStatement {
   text: string;
 }
 
+/** The state of the listing a statement saw: its version and its size (listed packages). */
+export interface Listing {
+  version: string;
+  count: number;
+}
+
 export interface SqlReader {
   query<Row = Record<string, unknown>>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]>;
 }
 
 export interface ReadSession extends SqlReader {
-  /** Ends the session (commits its transaction, hands its connection back); safe to call more than once. */
+  /** The rows, and the listing as the same statement saw it. */
+  withListing<Row = Record<string, unknown>>(
+    statement: SqlStatement,
+    params?: readonly unknown[],
+  ): Promise<{ rows: Row[]; listing: Listing }>;
+  /** The listing as this session's reads have seen it, once a `withListing` read has run. */
+  knownListing(): Listing | undefined;
+  /** True once a read met another listing version than the session's first: the operation must be made again. */
+  readonly moved: boolean;
+  /** Ends the session (commits its transaction, if any); safe to call more than once. */
   end(): Promise<void>;
 }
 
+/**
+ * `versioned`: statements on their own, checked by version (the default); `transaction`: every statement in one
+ * read-only repeatable-read transaction on one connection (for an operation made again after a session moved).
+ */
+export type Consistency = 'versioned' | 'transaction';
+
 export interface ReadPath {
   /** `deadline`: the time (Date.now()) after which no statement starts. */
-  session(deadline?: number): ReadSession;
-  /** One statement on its own (no session, no snapshot shared with anything), bounded by the query timeout. */
+  session(deadline?: number, consistency?: Consistency): ReadSession;
+  /** One statement on its own (no session, no version check), bounded by the query timeout. */
   single<Row = Record<string, unknown>>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]>;
 }
 
@@ -42,143 +60,60 @@ export class DeadlinePassedError extends Error {
   }
 }
 
-export interface PostgresReadSettings {
-  statementTimeoutMs: number;
-  /** Client-side bound on a statement, for a server that accepts and never answers. */
-  queryTimeoutMs: number;
+/** A read met another listing version than the session's first; the operation is made again (never shown). */
+export class ListingMovedError extends Error {
+  constructor() {
+    super('the listing changed between the reads of one operation');
+  }
 }
 
-function checkDeadline(deadline: number): void {
+export function checkDeadline(deadline: number): void {
   if (Date.now() >= deadline) throw new DeadlinePassedError();
 }
 
-class PostgresSession implements ReadSession {
-  private client: Promise<pg.PoolClient> | undefined;
-  private broken = false;
-  private ended = false;
-  /** The session's statements, one after the other: a connection runs one at a time (DataLoaders ask at once). */
-  private queue: Promise<unknown> = Promise.resolve();
+const VERSION = 'coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text';
+const COUNT = '(SELECT coalesce(max(position) + 1, 0)::int FROM listing_entry)';
 
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly observer: StatementObserver,
-    private readonly settings: PostgresReadSettings,
-    private readonly deadline: number,
-  ) {}
-
-  private open(): Promise<pg.PoolClient> {
-    this.client ??= (async () => {
-      const client = await this.pool.connect();
-      // Just past the deadline: the client hears TIMEOUT from the deadline first, then the statement stops.
-      const timeout = Math.max(1, Math.min(this.settings.statementTimeoutMs, this.deadline - Date.now() + 100));
-      try {
-        await client.query({
-          text: `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL statement_timeout = ${Math.round(timeout)}`,
-          query_timeout: this.settings.queryTimeoutMs,
-        } as pg.QueryConfig);
-      } catch (error) {
-        client.release(true);
-        throw error;
-      }
-      return client;
-    })();
-    return this.client;
-  }
-
-  query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
-    if (this.ended) return Promise.reject(new Error('read session used after its end'));
-    const run = this.queue.then(() => this.run<Row>(statement, params));
-    this.queue = run.catch(() => {});
-    return run;
-  }
-
-  private async run<Row>(statement: SqlStatement, params: readonly unknown[]): Promise<Row[]> {
-    checkDeadline(this.deadline);
-    const started = performance.now();
-    try {
-      const client = await this.open();
-      this.observer.notify(statement.text);
-      const result = await client.query({
-        ...(statement.name ? { name: statement.name } : {}),
-        text: statement.text,
-        values: params as unknown[],
-        query_timeout: this.settings.queryTimeoutMs,
-      } as pg.QueryConfig);
-      return result.rows as Row[];
-    } catch (error) {
-      if (isUnavailable(error)) this.broken = true;
-      throw classify(error);
-    } finally {
-      this.observer.timed((performance.now() - started) / 1000);
-    }
-  }
-
-  async end(): Promise<void> {
-    if (this.ended) return;
-    this.ended = true; // no statement joins the queue from now on; the ones in it finish first
-    await this.queue;
-    if (!this.client) return;
-    let client: pg.PoolClient;
-    try {
-      client = await this.client;
-    } catch {
-      return; // never connected
-    }
-    if (this.broken) return client.release(true);
-    try {
-      await client.query({ text: 'COMMIT', query_timeout: this.settings.queryTimeoutMs } as pg.QueryConfig);
-      client.release();
-    } catch {
-      client.release(true); // the connection is in an unknown state: do not hand it to another request
-    }
-  }
+/** The columns the wrapping adds to every row (see `withListingColumns`). */
+export interface ListingColumns {
+  __version: string;
+  __count?: number;
+  /** Null on the one row of a statement that found none: it carries the listing, and no data. */
+  __row: true | null;
 }
 
-export function postgresReadPath(pool: pg.Pool, observer: StatementObserver, settings: PostgresReadSettings): ReadPath {
-  return {
-    session: (deadline = Number.POSITIVE_INFINITY) => new PostgresSession(pool, observer, settings, deadline),
-    async single<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
-      observer.notify(statement.text);
-      const started = performance.now();
-      try {
-        const result = await pool.query({
-          ...(statement.name ? { name: statement.name } : {}),
-          text: statement.text,
-          values: params as unknown[],
-          query_timeout: settings.queryTimeoutMs,
-        } as pg.QueryConfig);
-        return result.rows as Row[];
-      } catch (error) {
-        throw classify(error);
-      } finally {
-        observer.timed((performance.now() - started) / 1000);
-      }
-    },
-  };
+const wrapped = new Map<string, SqlStatement>();
+
+/**
+ * The statement with the listing's version (and, with `count`, its size) on every row, and exactly one row, of
+ * nulls, when it finds none: `x` is a LATERAL subquery on a one-row source, so it runs once, in its own order.
+ */
+export function withListingColumns(statement: SqlStatement, count: boolean): SqlStatement {
+  const key = `${count ? 'c' : 'v'}|${statement.name ?? ''}|${statement.text}`;
+  let found = wrapped.get(key);
+  if (!found) {
+    const listing = count ? `${VERSION} AS version, ${COUNT} AS count` : `${VERSION} AS version`;
+    found = {
+      ...(statement.name ? { name: `${statement.name}_${count ? 'lc' : 'lv'}` } : {}),
+      // OFFSET 0 keeps the statement a subquery of its own: pulled up into the outer query, its expressions
+      // (a photographer's JSON subqueries) were evaluated twice, once more for the marker column.
+      text: `SELECT l.version AS "__version"${count ? ', l.count AS "__count"' : ''}, x.*
+        FROM (SELECT ${listing}) l
+        LEFT JOIN LATERAL (SELECT true AS "__row", s.* FROM (${statement.text}) s OFFSET 0) x ON true`.replace(
+        /\s+/g,
+        ' ',
+      ),
+    };
+    // Statement texts are the store's own, a bounded set; one that varies with the request goes unnamed and is
+    // kept only while the map is small.
+    if (statement.name || wrapped.size < 256) wrapped.set(key, found);
+  }
+  return found;
 }
 
-export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): ReadPath {
-  async function query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
-    observer.notify(statement.text);
-    const started = performance.now();
-    try {
-      return (await pglite.query<Row>(statement.text, params as unknown[])).rows;
-    } catch (error) {
-      throw pglite.closed ? new DatabaseUnavailableError('database unavailable: it is closed') : error;
-    } finally {
-      observer.timed((performance.now() - started) / 1000);
-    }
-  }
-  return {
-    session(deadline = Number.POSITIVE_INFINITY) {
-      return {
-        query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
-          checkDeadline(deadline);
-          return query<Row>(statement, params);
-        },
-        end: async () => {},
-      };
-    },
-    single: query,
-  };
+/** The listing a wrapped statement's rows carry, and its rows (none for the row of nulls). */
+export function unwrapListing<Row>(rows: (Row & ListingColumns)[]): { rows: Row[]; version: string; count?: number } {
+  const first = rows[0];
+  if (!first) throw new Error('a statement wrapped with the listing returned no row');
+  return { rows: first.__row === null ? [] : rows, version: first.__version, count: first.__count };
 }

@@ -2,10 +2,10 @@
 // between requests), and what the caller may see. `createContextFactory` makes it for yoga, for both doors.
 import type { Scope } from '../api-keys.js';
 import { cacheNoteFor } from '../cache/response-cache.js';
-import type { ReadPath, ReadSession } from '../db/sql.js';
+import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import type { MatchSets } from '../listing/matches.js';
-import { createStore, type Store } from '../listing/store.js';
+import { createStore, type LastSeen, type Store } from '../listing/store.js';
 import type { Logger } from '../logger.js';
 import { graphqlSession } from './database-errors.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -21,6 +21,8 @@ export interface Context {
   withheld: Set<string>;
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
   cacheNote: { cacheable: boolean };
+  /** Starts the operation's reads over on a new session (src/graphql/read-session.ts, after the listing moved). */
+  readAgain(consistency: Consistency): void;
 }
 
 /** What a door passes when it runs an operation itself: the v2 door's legacy records carry every field. */
@@ -31,6 +33,8 @@ export interface DoorContext {
 export interface ContextOptions {
   read: Pick<ReadPath, 'session'>;
   matchSets: MatchSets;
+  /** This process's last view of the listing, shared by every request's store. */
+  lastSeen: LastSeen;
   callerOf: (request: Request, server?: ServerContext) => Caller;
   /** Milliseconds from the context's making after which no statement starts (REQUEST_TIMEOUT). */
   requestTimeoutMs: number;
@@ -44,15 +48,22 @@ export function createContextFactory(options: ContextOptions) {
   return (initial: Record<string, unknown>): Context => {
     const door = initial as unknown as DoorContext & ServerContext & { request: Request };
     const credential = options.callerOf(door.request, door).graphql;
-    const session = graphqlSession(options.read.session(Date.now() + options.requestTimeoutMs), options.logger);
-    const store = createStore(session, options.matchSets);
-    return {
-      store,
-      loaders: createLoaders(store),
-      session,
+    const deadline = Date.now() + options.requestTimeoutMs;
+    const reads = (consistency: Consistency) => {
+      const session = graphqlSession(options.read.session(deadline, consistency), options.logger);
+      const store = createStore(session, options.matchSets, options.lastSeen);
+      return { session, store, loaders: createLoaders(store) };
+    };
+    const context: Context = {
+      ...reads('versioned'),
       scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
       withheld: new Set<string>(),
       cacheNote: cacheNoteFor(door.request),
+      readAgain(consistency) {
+        Object.assign(context, reads(consistency));
+        context.withheld.clear();
+      },
     };
+    return context;
   };
 }

@@ -18,19 +18,25 @@ export function unavailableError() {
 
 /** The session with its database faults turned into GraphQL errors that are not masked. */
 export function graphqlSession(session: ReadSession, logger: Logger): ReadSession {
-  return {
-    async query(statement, params) {
-      try {
-        return await session.query(statement, params);
-      } catch (error) {
-        if (error instanceof DatabaseUnavailableError) {
-          warnOutage(logger, error);
-          throw unavailableError();
-        }
-        if (error instanceof DeadlinePassedError)
-          throw createGraphQLError(error.message, { extensions: { code: 'TIMEOUT' } });
-        throw error;
+  async function guarded<T>(read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (error) {
+      if (error instanceof DatabaseUnavailableError) {
+        warnOutage(logger, error);
+        throw unavailableError();
       }
+      if (error instanceof DeadlinePassedError)
+        throw createGraphQLError(error.message, { extensions: { code: 'TIMEOUT' } });
+      throw error;
+    }
+  }
+  return {
+    query: (statement, params) => guarded(() => session.query(statement, params)),
+    withListing: (statement, params) => guarded(() => session.withListing(statement, params)),
+    knownListing: () => session.knownListing(),
+    get moved() {
+      return session.moved;
     },
     end: () => session.end(),
   };

@@ -25,9 +25,10 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
  */
 export function graphqlMatchSets(matchSets: MatchSets): MatchSets {
   return {
-    async positions(sql, filter) {
+    kept: (filter, version) => matchSets.kept(filter, version),
+    async positions(sql, filter, version) {
       try {
-        return await matchSets.positions(sql, filter);
+        return await matchSets.positions(sql, filter, version);
       } catch (error) {
         if (!(error instanceof FilterReadsBusyError)) throw error;
         throw createGraphQLError(error.message, {

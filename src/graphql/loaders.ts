@@ -22,7 +22,9 @@ export function createLoaders(store: Store) {
     photographer: new DataLoader((ids: readonly string[]) => store.photographers(ids)),
     photographerPositions: new DataLoader((ids: readonly string[]) => store.photographerPositions(ids)),
     /** The package at a listing position, with these fields: one loader per set of fields. */
-    packageAtPosition: loaderPerFields((fields) => (positions: readonly number[]) => store.packagesByPosition(positions, fields)),
+    packageAtPosition: loaderPerFields(
+      (fields) => (positions: readonly number[]) => store.packagesByPosition(positions, fields),
+    ),
     packageImages: new DataLoader((ids: readonly string[]) => store.packageImages(ids)),
     priorityTags: new DataLoader((ids: readonly string[]) => store.priorityTags(ids)),
     simplePortfolio: new DataLoader((ids: readonly string[]) => store.simplePortfolio(ids)),

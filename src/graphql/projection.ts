@@ -54,3 +54,19 @@ export function selectedPackageFields(info: GraphQLResolveInfo, through: readonl
   }
   return [...needed];
 }
+
+/** Whether the selection below the resolving field includes `name` (through aliases, fragments, @skip/@include). */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const type = getNamedType(info.returnType);
+  if (!isObjectType(type)) return false;
+  for (const group of collectSubfields(
+    info.schema,
+    info.fragments,
+    info.variableValues,
+    type,
+    info.fieldNodes,
+  ).values()) {
+    if (group[0]?.name.value === name) return true;
+  }
+  return false;
+}

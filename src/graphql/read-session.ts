@@ -1,17 +1,26 @@
-// Ends the request's read session once its operation has finished (or failed), so its connection goes back to
-// the pool right away, whichever door (GraphQL or v2) ran it. Wraps the execute function, so the session ends
-// even when execution throws, and after the last resolver, not when a deadline answered the client early.
+// The request's read session around its operation, whichever door (GraphQL or v2) ran it. Wraps the execute
+// function, so that
+// - the session ends once the execution itself has ended (or failed), not when a deadline answered the client
+//   early, and its connection goes back to the pool right away;
+// - an operation whose reads met two versions of the listing (an import committed between them: see
+//   src/db/sql.ts) is made again, its reads in one read-only repeatable-read transaction, and only that answer is
+//   given: the first one may mix two states of the listing.
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.js';
 
-export function endReadSessions(): Plugin<Context> {
+export function readSessions(): Plugin<Context> {
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn(async (args) => {
+        const context = args.contextValue as Context;
         try {
+          const result = await executeFn(args);
+          if (!context.session.moved) return result;
+          await context.session.end();
+          context.readAgain('transaction');
           return await executeFn(args);
         } finally {
-          await (args.contextValue as Context).session.end();
+          await context.session.end();
         }
       });
     },

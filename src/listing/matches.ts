@@ -1,7 +1,7 @@
 // The listing positions a filter matches, read once per (filter, listing version) and kept: the seeded order
 // of a filter permutes this array as the unfiltered order permutes 0..n-1, so a page costs O(page size) after
-// the first. Entries are keyed by the listing version read in the request's own snapshot, so an entry is never
-// stale (a write bumps the version in its transaction); entries of old versions age out of the LRU.
+// the first. Entries are keyed by the listing version the request's own reads see, so an entry is never stale
+// (a write bumps the version in its transaction); entries of old versions age out of the LRU.
 //
 // A first read costs O(matching packages) (70-500 ms at 100,000), and the filter is the client's to choose: a
 // stream of ever new filters would have every request pay it. So at most READS_AT_ONCE first reads run at once
@@ -12,7 +12,6 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
-import { readListingVersion } from './version.js';
 
 const READS_AT_ONCE = 2;
 const READS_WAITING = 2;
@@ -48,8 +47,10 @@ function boundedGate(atOnce: number, waiting: number) {
 }
 
 export interface MatchSets {
-  /** The sorted listing positions the filter matches, as of the session's snapshot. */
-  positions(sql: SqlReader, filter: PackageFilter): Promise<Int32Array>;
+  /** The sorted listing positions the filter matches in this listing version (the one the session's reads see). */
+  positions(sql: SqlReader, filter: PackageFilter, version: string): Promise<Int32Array>;
+  /** The positions kept for (version, filter), without reading anything; undefined when none are. */
+  kept(filter: PackageFilter, version: string): Int32Array | undefined;
 }
 
 /** `maxBytes` bounds the kept arrays (4 bytes a position); an entry larger than that is used and not kept. */
@@ -75,8 +76,9 @@ export function createMatchSets(maxBytes: number): MatchSets {
   }
 
   return {
-    async positions(sql, filter) {
-      const key = `${await readListingVersion((statement) => sql.query(statement))}|${filterKey(filter)}`;
+    kept: (filter, version) => kept.get(`${version}|${filterKey(filter)}`),
+    async positions(sql, filter, version) {
+      const key = `${version}|${filterKey(filter)}`;
       const hit = kept.get(key);
       if (hit) return hit;
       let pending = reading.get(key);

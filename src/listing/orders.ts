@@ -6,6 +6,8 @@
 // across the pages, the same seed the same order, and O(page size) per page after the first read.
 // PRICE_ASC, PRICE_DESC, NEWEST, DISTANCE: one statement ordered by the key and then by id (a total order),
 // LIMIT/OFFSET on the filter's condition; price has an index on (price, id).
+
+import type { Listing } from '../db/sql.js';
 import { distanceKm, filterCondition, isEmptyFilter, type PackageFilter } from './filter.js';
 import { pagePositions, seededPermutation } from './permutation.js';
 import type { PackageRow } from './rows.js';
@@ -32,47 +34,83 @@ export interface OrderRequest {
   seed: number;
 }
 
-/** How many packages the filter matches: the length of the order. */
+/** A page of an order, with how many the whole order holds. */
+export interface Page {
+  count: number;
+  rows: ListedPackage[];
+}
+
+/** How many packages the order holds (the filter matches), as this session's reads see the listing. */
 export async function matchCount(store: Store, { filter }: OrderRequest): Promise<number> {
-  if (isEmptyFilter(filter)) return store.countListed();
-  return (await store.matchingPositions(filter)).length;
+  const listing = await store.listing();
+  if (isEmptyFilter(filter)) return listing.count;
+  return (await store.matchingPositions(filter, listing)).length;
 }
 
 /**
- * The packages at indexes offset..offset+limit-1 of the order (fewer at its end), with the package fields
- * asked for (all when null).
+ * The positions the filter matches in `view`: kept in memory, else read, which needs the listing as this session
+ * sees it (then that is the view the positions belong to).
  */
-export async function packagesInOrder(
+async function matching(store: Store, filter: PackageFilter, view: Listing) {
+  const kept = store.keptPositions(filter, view.version);
+  if (kept) return { positions: kept, view };
+  const seen = await store.listing();
+  return { positions: await store.matchingPositions(filter, seen), view: seen };
+}
+
+/** A view of the listing to start from: this session's, else this process's last (checked by the page's read). */
+const startingView = async (store: Store): Promise<Listing> => store.view() ?? (await store.listing());
+
+const ATTEMPTS = 3;
+
+/**
+ * The packages at indexes offset..offset+limit-1 of the order (fewer at its end), with the package fields asked
+ * for (all when null), and the order's size. A seeded page is one statement once the listing is known: its
+ * positions are worked out from the view of the listing this process last had, and the statement reading them
+ * brings the listing as it saw it; where that differs (an import since), the page is worked out again from it.
+ */
+export async function pageInOrder(
   store: Store,
   request: OrderRequest,
   offset: number,
   limit: number,
   asked: PackageFields,
-): Promise<ListedPackage[]> {
+): Promise<Page> {
   const { filter, sort, seed } = request;
+  const filtered = !isEmptyFilter(filter);
   // The distance is worked out from the package's coordinates.
   const fields = asked && filter.near ? [...asked, 'latitude', 'longitude'] : asked;
-  let rows: PackageRow[];
-  if (sort === 'SEEDED') {
-    if (isEmptyFilter(filter)) {
-      const count = await store.countListed();
-      rows =
-        offset >= count
-          ? []
-          : await store.packagesAt(pagePositions(seededPermutation(count, seed), offset, limit), fields);
-    } else {
-      const matching = await store.matchingPositions(filter);
-      const indexes = pagePositions(seededPermutation(matching.length, seed), offset, limit);
-      rows = await store.packagesAt(
-        indexes.map((index) => matching[index] as number),
+  let view = await startingView(store);
+  for (let attempt = 1; ; attempt++) {
+    let positions: Int32Array | undefined;
+    if (filtered) ({ positions, view } = await matching(store, filter, view));
+    let page: Page;
+    let seen: Listing;
+    if (sort === 'SEEDED') {
+      const size = positions ? positions.length : view.count;
+      const indexes = offset >= size ? [] : pagePositions(seededPermutation(size, seed), offset, limit);
+      const read = await store.packagesAtPositions(
+        positions ? indexes.map((index) => positions[index] as number) : indexes,
         fields,
       );
+      page = { count: size, rows: read.rows.filter((row) => row !== null) };
+      seen = read.listing;
+    } else {
+      const condition = filterCondition(filter, 3);
+      const orderBy = ORDER_BY[sort](condition.distance ?? '');
+      const read = await store.packagesSorted(condition, orderBy, sort === 'NEWEST', offset, limit, fields);
+      page = { count: positions ? positions.length : read.listing.count, rows: read.rows };
+      seen = read.listing;
     }
-  } else {
-    const condition = filterCondition(filter, 3);
-    const orderBy = ORDER_BY[sort](condition.distance ?? '');
-    rows = await store.packagesSorted(condition, orderBy, sort === 'NEWEST', offset, limit, fields);
+    // Unfiltered, a seeded page depends on the listing's size alone; a filtered one on its version.
+    const held = filtered ? seen.version === view.version : sort !== 'SEEDED' || seen.count === view.count;
+    if (held || attempt === ATTEMPTS) return { count: page.count, rows: withDistances(page.rows, filter) };
+    view = seen;
   }
+}
+
+/** The rows with their distance from `near`, when the filter has one. */
+function withDistances(rows: PackageRow[], filter: PackageFilter): ListedPackage[] {
   const near = filter.near;
   if (!near) return rows;
   const [lat, lng] = [Number(near.latitude), Number(near.longitude)];

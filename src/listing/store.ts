@@ -1,12 +1,13 @@
 // The store: the only reader of the database. Each function is one SQL statement (prepared once per connection)
-// on the request's read session, so everything a request reads comes from one snapshot. The batch functions
-// take many keys at once and answer in key order; the DataLoaders (src/graphql/loaders.ts) call them.
+// on the request's read session, so everything a request reads comes from one state of the listing (src/db/sql.ts).
+// The batch functions take many keys at once and answer in key order; the DataLoaders (src/graphql/loaders.ts)
+// call them. Reads of a page bring the listing's version and size with their rows (`withListing`).
 //
 // Column lists come from the Prisma schema (src/db/columns.ts). Nested lists of a package come as plain rows,
 // one statement per relation; a photographer comes with its embedded profile (review, socials, cover images,
 // work days) in one statement, as JSON built by PostgreSQL.
 import { jsonObject, selectList, tableName } from '../db/columns.js';
-import type { SqlReader, SqlStatement } from '../db/sql.js';
+import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { filterKey, type PackageFilter, type SqlCondition } from './filter.js';
 import type { MatchSets } from './matches.js';
 import type {
@@ -20,11 +21,8 @@ import type {
 
 const statement = (name: string, text: string): SqlStatement => ({ name, text: text.replace(/\s+/g, ' ').trim() });
 
-const COUNT = statement(
-  'listing_count',
-  // The positions are dense (0..n-1): the highest one plus one is one step down the primary-key index.
-  'SELECT coalesce(max(position) + 1, 0)::int AS count FROM listing_entry',
-);
+/** No rows: a read of the listing's version and size alone (withListing adds them). */
+const LISTING = statement('listing_state', 'SELECT NULL::int AS "none" WHERE false');
 
 /**
  * The package fields a read returns (null: every one), from what the operation selects (src/graphql/projection.ts).
@@ -142,30 +140,63 @@ function nest<Row>(row: Record<string, unknown>, prefix: string): Row {
   return out as Row;
 }
 
-export function createStore(sql: SqlReader, matchSets: MatchSets) {
+/** This process's last view of the listing, shared by its requests: where a page's positions start from. */
+export interface LastSeen {
+  get(): Listing | undefined;
+  set(listing: Listing): void;
+}
+
+export function lastSeenListing(): LastSeen {
+  let last: Listing | undefined;
+  return {
+    get: () => last,
+    set(listing) {
+      last = listing;
+    },
+  };
+}
+
+export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: LastSeen) {
   const matched = new Map<string, Promise<Int32Array>>();
-  let listedCount: Promise<number> | undefined;
-  /** The listed packages at these listing positions, in the order of the positions; null where none. */
-  async function packagesByPosition(positions: readonly number[], fields: PackageFields): Promise<(PackageRow | null)[]> {
-    if (positions.length === 0) return [];
-    const rows = await sql.query<PackageRow & { listingPosition: number }>(page(fields), [positions]);
+  let listing: Promise<Listing> | undefined;
+  const seen = <T extends { listing: Listing }>(read: T): T => {
+    lastSeen.set(read.listing);
+    return read;
+  };
+
+  /** The listed packages at these listing positions, in their order, null where none; and the listing. */
+  async function packagesAtPositions(
+    positions: readonly number[],
+    fields: PackageFields,
+  ): Promise<{ rows: (PackageRow | null)[]; listing: Listing }> {
+    const read = seen(await sql.withListing<PackageRow & { listingPosition: number }>(page(fields), [positions]));
     // The rows as they come (their listingPosition is not a GraphQL field): no copy of each row.
-    const byPosition = new Map<number, PackageRow>(rows.map((row) => [row.listingPosition, row]));
-    return positions.map((position) => byPosition.get(position) ?? null);
+    const byPosition = new Map<number, PackageRow>(read.rows.map((row) => [row.listingPosition, row]));
+    return { rows: positions.map((position) => byPosition.get(position) ?? null), listing: read.listing };
   }
 
   return {
-    /** The number of listed packages (read once per request: a page asks for it twice). */
-    countListed(): Promise<number> {
-      listedCount ??= sql.query<{ count: number }>(COUNT).then(([row]) => row?.count ?? 0);
-      return listedCount;
+    /** The listing (version and size) as this session sees it: known from a read already made, or read now. */
+    listing(): Promise<Listing> {
+      const known = sql.knownListing();
+      if (known) return Promise.resolve(known);
+      listing ??= sql.withListing(LISTING).then((read) => seen(read).listing);
+      return listing;
     },
 
-    packagesByPosition,
+    /** The best view of the listing without a read: this session's, else this process's last (a guess). */
+    view(): Listing | undefined {
+      return sql.knownListing() ?? lastSeen.get();
+    },
 
-    /** The listed packages at these listing positions, in the order of the positions. */
-    async packagesAt(positions: readonly number[], fields: PackageFields): Promise<PackageRow[]> {
-      return (await packagesByPosition(positions, fields)).filter((row) => row !== null);
+    /** The positions kept for the filter in this listing version, if any (no read). */
+    keptPositions: (filter: PackageFilter, version: string) => matchSets.kept(filter, version),
+
+    packagesAtPositions,
+
+    /** The listed packages at these listing positions, in the order of the positions; null where none. */
+    async packagesByPosition(positions: readonly number[], fields: PackageFields): Promise<(PackageRow | null)[]> {
+      return positions.length === 0 ? [] : (await packagesAtPositions(positions, fields)).rows;
     },
 
     async listedPackage(id: string, fields: PackageFields): Promise<PackageRow | null> {
@@ -178,13 +209,12 @@ export function createStore(sql: SqlReader, matchSets: MatchSets) {
       return row ?? null;
     },
 
-    /** The sorted listing positions the filter matches (kept per filter and listing version). */
-    matchingPositions(filter: PackageFilter): Promise<Int32Array> {
-      // Asked for twice per page (its count, its rows): the version is read once per request.
-      const key = filterKey(filter);
+    /** The sorted listing positions the filter matches in this listing (kept per filter and listing version). */
+    matchingPositions(filter: PackageFilter, seen: Listing): Promise<Int32Array> {
+      const key = `${seen.version}|${filterKey(filter)}`;
       let positions = matched.get(key);
       if (!positions) {
-        positions = matchSets.positions(sql, filter);
+        positions = matchSets.positions(sql, filter, seen.version);
         matched.set(key, positions);
       }
       return positions;
@@ -201,15 +231,16 @@ export function createStore(sql: SqlReader, matchSets: MatchSets) {
       offset: number,
       limit: number,
       fields: PackageFields,
-    ): Promise<PackageRow[]> {
+    ): Promise<{ rows: PackageRow[]; listing: Listing }> {
       const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
-      return sql.query<PackageRow>(
+      const read = await sql.withListing<PackageRow>(
         {
           text: `SELECT ${selectList('Package', 'p', '', fields)} FROM package p ${join}
                  WHERE p.status = 1 AND ${condition.text} ORDER BY ${orderBy} LIMIT $1 OFFSET $2`,
         },
         [limit, offset, ...condition.params],
       );
+      return seen(read);
     },
 
     /** Each photographer's listed packages' positions, in listing order, in key order. */

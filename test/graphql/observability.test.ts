@@ -73,7 +73,19 @@ describe(`observability on ${engineName}`, () => {
       throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
     };
     return createApp({
-      db: { ...db, read: { session: () => ({ query: failing, end: async () => {} }), single: failing } },
+      db: {
+        ...db,
+        read: {
+          session: () => ({
+            query: failing,
+            withListing: failing,
+            knownListing: () => undefined,
+            moved: false,
+            end: async () => {},
+          }),
+          single: failing,
+        },
+      },
       logger,
     });
   }

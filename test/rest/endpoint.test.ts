@@ -180,7 +180,19 @@ describe(`the v2 listing endpoint on ${engineName}`, () => {
       throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
     };
     const buggy = createApp({
-      db: { ...db, read: { session: () => ({ query: failing, end: async () => {} }), single: failing } },
+      db: {
+        ...db,
+        read: {
+          session: () => ({
+            query: failing,
+            withListing: failing,
+            knownListing: () => undefined,
+            moved: false,
+            end: async () => {},
+          }),
+          single: failing,
+        },
+      },
     });
     const response = await buggy.fetch(`${ORIGIN}${PATH}?seed=1`);
     expect(response.status).toBe(500);

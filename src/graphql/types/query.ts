@@ -1,12 +1,12 @@
 import { markUncacheable } from '../../cache/response-cache.js';
 import { orderFingerprint } from '../../listing/filter.js';
-import { type ListedPackage, matchCount, type OrderRequest, packagesInOrder } from '../../listing/orders.js';
+import { type ListedPackage, matchCount, type OrderRequest, pageInOrder } from '../../listing/orders.js';
 import { chooseSeed, DEFAULT_LIMIT, MAX_LIMIT } from '../../listing/page.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badUserInput, requireUuid } from '../errors.js';
 import { upTo } from '../limits.js';
-import { selectedPackageFields } from '../projection.js';
+import { selectedPackageFields, selects } from '../projection.js';
 import { connectionArgs, connectionWindow, PackageConnection, readCursor, windowSize } from './connection.js';
 import { Package } from './package.js';
 import { Photographer } from './photographer.js';
@@ -17,6 +17,8 @@ interface PageValue {
   limit: number;
   offset: number;
   order: OrderRequest;
+  /** The page's packages, read with its count when `results` is selected. */
+  rows: ListedPackage[];
 }
 
 const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
@@ -34,8 +36,7 @@ const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
       type: [Package],
       complexity: upTo(1), // the page size is priced on `packages`
       description: 'The packages of this page, in order.',
-      resolve: (page, _args, ctx, info): Promise<ListedPackage[]> =>
-        packagesInOrder(ctx.store, page.order, page.offset, page.limit, selectedPackageFields(info)),
+      resolve: (page) => page.rows,
     }),
   }),
 });
@@ -69,13 +70,17 @@ builder.queryType({
         offset: t.arg.int({ defaultValue: 0, description: 'Zero-based index of the first record, 0 or more.' }),
         ...orderArgs,
       },
-      resolve: async (_root, args, ctx) => {
+      resolve: async (_root, args, ctx, info) => {
         const limit = args.limit ?? DEFAULT_LIMIT;
         const offset = args.offset ?? 0;
         if (limit < 1 || limit > MAX_LIMIT) throw badUserInput(`limit must be from 1 to ${MAX_LIMIT}, got ${limit}`);
         if (offset < 0) throw badUserInput(`offset must be 0 or more, got ${offset}`);
         const order = readOrder(args, args.seed ?? randomSeed(ctx));
-        return { count: await matchCount(ctx.store, order), limit, offset, order };
+        // The page and its count in one read, with the fields every selection of `results` asks for.
+        if (!selects(info, 'results'))
+          return { count: await matchCount(ctx.store, order), limit, offset, order, rows: [] };
+        const page = await pageInOrder(ctx.store, order, offset, limit, selectedPackageFields(info, ['results']));
+        return { ...page, limit, offset, order };
       },
     }),
     packagesConnection: t.field({
@@ -102,7 +107,7 @@ builder.queryType({
           end,
           fingerprint,
           seed: order.seed,
-          load: (offset, limit, fields) => packagesInOrder(ctx.store, order, offset, limit, fields),
+          load: async (offset, limit, fields) => (await pageInOrder(ctx.store, order, offset, limit, fields)).rows,
         };
       },
     }),

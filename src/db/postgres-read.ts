@@ -1,0 +1,179 @@
+// The read path on PostgreSQL (see src/db/sql.ts for the model). A versioned session sends each statement on its
+// own through the pool, wrapped to carry the listing's version, and checks every version against its first. A
+// transaction session holds one connection in one read-only repeatable-read transaction (one snapshot), its
+// statements one after the other. Every statement is bounded by DB_STATEMENT_TIMEOUT on the server (set on each
+// connection) and, on this side, by DB_QUERY_TIMEOUT and what is left of the request's deadline, for a server that
+// stopped answering; once the deadline has passed, no statement starts.
+import type pg from 'pg';
+import { classify, isUnavailable } from './faults.js';
+import {
+  type Consistency,
+  checkDeadline,
+  type Listing,
+  type ListingColumns,
+  ListingMovedError,
+  type ReadPath,
+  type ReadSession,
+  type SqlStatement,
+  unwrapListing,
+  withListingColumns,
+} from './sql.js';
+import type { StatementObserver } from './statements.js';
+
+export interface PostgresReadSettings {
+  statementTimeoutMs: number;
+  /** Client-side bound on a statement, for a server that accepts and never answers. */
+  queryTimeoutMs: number;
+}
+
+/** How a session runs one statement: on the pool, or on its own connection. */
+type Runner = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+
+class PostgresSession implements ReadSession {
+  private version: string | undefined;
+  private count: number | undefined;
+  moved = false;
+
+  constructor(
+    private readonly runner: Runner & { end?: () => Promise<void> },
+    private readonly observer: StatementObserver,
+    private readonly settings: PostgresReadSettings,
+    private readonly deadline: number,
+  ) {}
+
+  async query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
+    return (await this.read<Row>(statement, params, false)).rows;
+  }
+
+  async withListing<Row>(statement: SqlStatement, params: readonly unknown[] = []) {
+    const { rows } = await this.read<Row>(statement, params, true);
+    return { rows, listing: this.knownListing() as Listing };
+  }
+
+  knownListing(): Listing | undefined {
+    return this.version !== undefined && this.count !== undefined
+      ? { version: this.version, count: this.count }
+      : undefined;
+  }
+
+  private async read<Row>(statement: SqlStatement, params: readonly unknown[], count: boolean) {
+    if (this.moved) throw new ListingMovedError(); // the operation is being given up: no more reads for it
+    checkDeadline(this.deadline);
+    const sent = withListingColumns(statement, count);
+    this.observer.notify(statement.text);
+    const started = performance.now();
+    let result: pg.QueryResult;
+    try {
+      result = await this.runner({
+        ...(sent.name ? { name: sent.name } : {}),
+        text: sent.text,
+        values: params as unknown[],
+        query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, this.deadline - Date.now() + 200)),
+      } as pg.QueryConfig);
+    } catch (error) {
+      throw classify(error);
+    } finally {
+      this.observer.timed((performance.now() - started) / 1000);
+    }
+    const read = unwrapListing(result.rows as (Row & ListingColumns)[]);
+    if (this.version === undefined) this.version = read.version;
+    else if (read.version !== this.version) {
+      this.moved = true;
+      throw new ListingMovedError();
+    }
+    if (read.count !== undefined) this.count = read.count;
+    return read;
+  }
+
+  async end(): Promise<void> {
+    await this.runner.end?.();
+  }
+}
+
+/** One connection in one read-only repeatable-read transaction, its statements one after the other. */
+function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadline: number) {
+  let client: Promise<pg.PoolClient> | undefined;
+  let broken = false;
+  let ended = false;
+  /** A connection runs one statement at a time (DataLoaders ask at once). */
+  let queue: Promise<unknown> = Promise.resolve();
+  const open = () => {
+    client ??= (async () => {
+      const connection = await pool.connect();
+      // Just past the deadline: the client hears TIMEOUT from the deadline first, then the statement stops.
+      const timeout = Math.max(1, Math.min(settings.statementTimeoutMs, deadline - Date.now() + 100));
+      try {
+        await connection.query({
+          text: `BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL statement_timeout = ${Math.round(timeout)}`,
+          query_timeout: settings.queryTimeoutMs,
+        } as pg.QueryConfig);
+      } catch (error) {
+        connection.release(true);
+        throw error;
+      }
+      return connection;
+    })();
+    return client;
+  };
+  const run: Runner & { end: () => Promise<void> } = (config) => {
+    if (ended) return Promise.reject(new Error('read session used after its end'));
+    const next = queue.then(async () => {
+      try {
+        return await (await open()).query(config);
+      } catch (error) {
+        if (isUnavailable(error)) broken = true;
+        throw error;
+      }
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+  run.end = async () => {
+    if (ended) return;
+    ended = true; // no statement joins the queue from now on; the ones in it finish first
+    await queue;
+    if (!client) return;
+    let connection: pg.PoolClient;
+    try {
+      connection = await client;
+    } catch {
+      return; // never connected
+    }
+    if (broken) return connection.release(true);
+    try {
+      await connection.query({ text: 'COMMIT', query_timeout: settings.queryTimeoutMs } as pg.QueryConfig);
+      connection.release();
+    } catch {
+      connection.release(true); // the connection is in an unknown state: do not hand it to another request
+    }
+  };
+  return run;
+}
+
+export function postgresReadPath(pool: pg.Pool, observer: StatementObserver, settings: PostgresReadSettings): ReadPath {
+  // On its own, each statement takes any connection of the pool and gives it back (pg's pool.query).
+  const onPool: Runner = (config) => pool.query(config);
+  return {
+    session(deadline = Number.POSITIVE_INFINITY, consistency: Consistency = 'versioned') {
+      const runner = consistency === 'transaction' ? transactionRunner(pool, settings, deadline) : onPool;
+      return new PostgresSession(runner, observer, settings, deadline);
+    },
+    async single<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
+      observer.notify(statement.text);
+      const started = performance.now();
+      try {
+        const result = await pool.query({
+          ...(statement.name ? { name: statement.name } : {}),
+          text: statement.text,
+          values: params as unknown[],
+          query_timeout: settings.queryTimeoutMs,
+        } as pg.QueryConfig);
+        return result.rows as Row[];
+      } catch (error) {
+        throw classify(error);
+      } finally {
+        observer.timed((performance.now() - started) / 1000);
+      }
+    },
+  };
+}
