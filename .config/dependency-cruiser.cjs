@@ -16,7 +16,7 @@ const LAYERS = [
   // the v2 REST door, which runs a GraphQL operation
   '^src/rest/',
   // composition: the app and what a start does
-  '^src/(app|startup)\\.ts',
+  '^src/(app|startup|first-start)\\.ts',
   // entry points: the server and the command-line tools
   '^src/(server\\.ts|cli/)',
 ];

@@ -1,9 +1,11 @@
 // What a start does before it serves: open the database (waiting for it a while), then, holding the start-up
 // lock so that instances starting together take turns, bring its schema up to date and load demo data where
 // that is asked for. Expected failures become one clear line (StartupError); nothing is written when a step fails.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { type Config, ConfigError } from './config.js';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
-import { DataDirError } from './db/data-dir.js';
+import { DataDirError, isNewDataDir } from './db/data-dir.js';
 import { MigrationError, migrate, pendingMigrations } from './db/migrate.js';
 import { countPackages, seedDemoData } from './demo/seed.js';
 import type { Logger } from './logger.js';
@@ -20,11 +22,22 @@ export function describeStartupFailure(error: unknown, expected: ErrorClass[] = 
   return describeFailure(error, [...EXPECTED, ...expected]);
 }
 
-export async function prepareDatabase(config: Config, log: Logger): Promise<Database> {
+/**
+ * Opens the database for the server, brought up to date. A new embedded database is first made (initdb, the
+ * migrations, the demo data) by a process of its own (src/first-start.ts): PGlite's WebAssembly memory grows to
+ * about 700 MB for that and never shrinks, and the server that opens the made database afterwards holds a third
+ * of it. `here` prepares it in this process (what that process does).
+ */
+export async function prepareDatabase(config: Config, log: Logger, here = false): Promise<Database> {
+  const { database } = config;
+  if (!here && database.kind === 'pglite' && database.dataDir !== 'memory://' && isNewDataDir(database.dataDir)) {
+    await firstStart();
+  }
   const db = await openDatabase(config.database, {
     pool: config.pool,
     waitMs: config.databaseWaitMs,
     onWait: (line) => log.warn(line),
+    writes: false,
   });
   try {
     await db.withStartupLock(
@@ -42,6 +55,8 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Data
         if (config.seedPackages > 0 && (await countPackages(db)) === 0) {
           const started = Date.now();
           log.info(`loading ${config.seedPackages} demo packages into the empty database`);
+          // The Prisma client (and, in seedDemoData, the demo generator) is loaded only for this.
+          await db.enableWrites();
           await seedDemoData(db, { packages: config.seedPackages });
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           log.info(`loaded ${config.seedPackages} demo packages in ${seconds} s`);
@@ -54,4 +69,15 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Data
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/** Runs src/first-start.ts (compiled beside this module) to its end; its lines go where this process's go. */
+async function firstStart(): Promise<void> {
+  const script = fileURLToPath(new URL('./first-start.js', import.meta.url));
+  const child = spawn(process.execPath, [...process.execArgv, script], { stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (exitCode) => resolve(exitCode));
+  });
+  if (code !== 0) throw new StartupError(`the new embedded database could not be prepared (exit code ${code})`);
 }

@@ -25,6 +25,16 @@ export interface DataDirHold {
   problem(): string | null;
 }
 
+/** Whether the directory is new: empty (made here when missing), so a database is yet to be made in it. */
+export function isNewDataDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true });
+    return statSync(dir).isDirectory() && readdirSync(dir).every((name) => name === LOCK_FILE);
+  } catch {
+    return false; // not a directory, or not one that can be made or read: holdDataDir says why
+  }
+}
+
 /** Creates the directory if needed, checks it holds a database or nothing, and takes its lock. */
 export function holdDataDir(dir: string): DataDirHold {
   if (existsSync(dir) && !statSync(dir).isDirectory()) {

@@ -26,9 +26,9 @@ export async function migrate(db: Database): Promise<string[]> {
 export async function pendingMigrations(db: Database): Promise<string[]> {
   let applied: Set<string>;
   try {
-    const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
-      'SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
-    );
+    const rows = await db.read.single<{ name: string }>({
+      text: 'SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+    });
     applied = new Set(rows.map((row) => row.name));
   } catch (error) {
     if (!/_prisma_migrations|42P01/.test(String((error as Error)?.message ?? error))) throw error;

@@ -1,5 +1,5 @@
 // Loads the demo data: generated v2 records, written in batches inside ONE transaction, so an interrupted
-// seed leaves the database as it was.
+// seed leaves the database as it was. The generator (faker's data, some 17 MB) is loaded only when seeding.
 import type { Database } from '../db/client.js';
 import { toRows } from '../db/write/rows.js';
 import {
@@ -10,7 +10,6 @@ import {
   renumberListing,
   type TransactionClient,
 } from '../db/write/store.js';
-import { generatePackages } from './generate.js';
 
 export interface SeedOptions {
   packages: number;
@@ -30,8 +29,9 @@ const BATCH = 1000;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const NO_TIMEOUT = 24 * 60 * 60 * 1000;
 
-export async function countPackages(db: Database): Promise<number> {
-  return db.prisma.package.count();
+export async function countPackages(db: Pick<Database, 'read'>): Promise<number> {
+  const [row] = await db.read.single<{ count: number }>({ text: 'SELECT count(*)::int AS count FROM package' });
+  return row?.count ?? 0;
 }
 
 /**
@@ -48,6 +48,7 @@ async function skipForeignKeyChecksIfAllowed(tx: TransactionClient): Promise<voi
 
 export async function seedDemoData(db: Database, options: SeedOptions): Promise<void> {
   const total = options.packages;
+  const { generatePackages } = await import('./generate.js');
   await db.prisma.$transaction(
     async (tx) => {
       if (options.reset) await deleteEverything(tx);
