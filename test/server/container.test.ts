@@ -62,11 +62,15 @@ describe('the production image, built as the Dockerfile builds it', () => {
     for (const tool of ['tsx', 'vitest', '@biomejs/biome', '@graphql-codegen/cli', 'autocannon', 'playwright-core']) {
       expect(existsSync(join(image.path, 'node_modules', tool)), tool).toBe(false);
     }
-    const server = start(process.execPath, ['dist/server.js'], join(image.path, 'data-1'));
+    // The Dockerfile's own command line.
+    const command = JSON.parse(/^CMD (\[.*\])$/m.exec(readFileSync(join(root, 'Dockerfile'), 'utf8'))?.[1] ?? '[]');
+    expect(command[0]).toBe('node');
+    const server = start(process.execPath, command.slice(1), join(image.path, 'data-1'));
     try {
       const url = await server.url;
       const cmdline = readFileSync(`/proc/${server.child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      expect(cmdline.slice(1)).toEqual(['dist/server.js']);
+      expect(cmdline.slice(1)).toEqual(command.slice(1));
+      expect(cmdline.at(-1)).toBe('dist/server.js');
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       const page = (await (await fetch(`${url}/v2/local-package-list/?limit=5`)).json()) as { count: number };
       expect(page.count).toBe(20);
