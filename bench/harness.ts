@@ -18,8 +18,13 @@ export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
 
 /** Runs a command to its end with its output on ours; rejects when it fails. */
 export function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
+  return runCommandIn(ROOT, command, args, env);
+}
+
+/** runCommand in another directory. */
+export function runCommandIn(cwd: string, command: string, args: string[], env: Record<string, string>) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['ignore', 'inherit', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
@@ -76,10 +81,11 @@ export async function startProcess(
   env: Record<string, string>,
   address: RegExp | string,
   nodeArgs: string[] = [],
+  cwd = ROOT,
 ): Promise<ServerProcess> {
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...loader, script], {
-    cwd: ROOT,
+    cwd,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -128,6 +134,13 @@ export async function startProcess(
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The node options `npm start` runs the server with (package.json's start script): the bench runs it alike. */
+export function startOptions(): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1, words.indexOf('dist/server.js'));
+}
 
 /** `db_queries_total` from the server's /metrics. */
 export async function statementsSoFar(url: string): Promise<number> {

@@ -18,38 +18,34 @@
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
 import { join } from 'node:path';
-import pg from 'pg';
 import { cachedRows } from './cached.js';
+import { prepareDatabase } from './databases.js';
+import { embeddedStart } from './embedded.js';
 import { commit, machine, versions } from './environment.js';
 import {
-  cpuMs,
   type DatabaseCpu,
   databaseCpu,
   freePort,
   highWaterMb,
-  load,
-  type Request,
   ROOT,
   runCommand,
-  runScript,
   type ServerProcess,
-  sampleRss,
-  settled,
+  startOptions,
   startProcess,
-  statementsSoFar,
 } from './harness.js';
+import { comparablePage, firstDifference, get, measure as measureOn, statementsOf } from './measure.js';
+import { postgraphileScenarios, startPostGraphile } from './postgraphile.js';
 import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
 import {
+  BENCH_KEY_ENTRY,
   cardsRequest,
   FILTER_10,
   FILTER_90,
   FLOOR_REQUEST,
-  FULL_PAGE_QUERY,
-  graphqlRequest,
+  fullPageRequest,
   PAGE,
   restPage,
   type Scenario,
-  SEED,
   scenarios,
 } from './scenarios.js';
 
@@ -71,7 +67,9 @@ const settings = {
   postgresUrl: process.env.BENCH_DATABASE_URL || undefined,
   dataDir: process.env.BENCH_DATA_DIR || '/tmp/listing-bench-pglite',
   scenarios: process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()) ?? undefined,
-  nodeArgs: process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [],
+  // The server runs with npm start's node options (see package.json), then any extra ones.
+  nodeArgs: [...startOptions(), ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+  profiled: Boolean(process.env.BENCH_NODE_ARGS),
   redisUrl: (process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') || undefined,
 };
 
@@ -95,133 +93,20 @@ function engineEnv(engine: Engine): Record<string, string> {
 }
 
 const log = (line: string) => console.log(line);
-
-/** Creates the PostgreSQL database named by the URL when the server does not have it yet. */
-async function ensurePostgresDatabase(url: string): Promise<void> {
-  const probe = new pg.Client({ connectionString: url });
-  try {
-    await probe.connect();
-    await probe.end();
-    return;
-  } catch (error) {
-    await probe.end().catch(() => {});
-    if ((error as { code?: string }).code !== '3D000') throw error;
-  }
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`);
-    log(`created database ${name}`);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A database with PACKAGES listed packages and planner statistics; returns the engine's version string. */
-async function prepare(engine: Engine): Promise<string> {
-  const env = engineEnv(engine);
-  if (engine === 'postgresql') await ensurePostgresDatabase(settings.postgresUrl as string);
-  const status = async () =>
-    JSON.parse(await runScript('bench/prepare.ts', ['count'], env)) as {
-      listed: number;
-      analyzed: boolean;
-      version: string;
-    };
-  let state = await status();
-  if (state.listed < PACKAGES) {
-    log(`${ENGINE_NAMES[engine]}: ${state.listed} listed packages, seeding ${PACKAGES} (once; reused by later runs)`);
-    const reset = state.listed > 0 ? ['--reset'] : [];
-    await runCommand('npm', ['run', '--silent', 'db:seed', '--', '--packages', String(PACKAGES), ...reset], env);
-    state = await status();
-    if (state.listed < PACKAGES) throw new Error(`${engine}: only ${state.listed} packages listed after seeding`);
-  }
-  if (!state.analyzed) {
-    log(`${ENGINE_NAMES[engine]}: VACUUM ANALYZE (no planner statistics yet)`);
-    await runScript('bench/prepare.ts', ['analyze'], env);
-  }
-  log(`${ENGINE_NAMES[engine]}: ${state.listed.toLocaleString('en')} listed packages`);
-  return state.version.replace(/ on .*$/, '');
-}
-
-async function get(url: string, request: Request): Promise<string> {
-  const response = await fetch(url + request.path, {
-    method: request.method,
-    headers: request.headers,
-    ...(request.body === undefined ? {} : { body: request.body }),
-  });
-  const body = await response.text();
-  const expected = request.notModified ? response.status === 304 : response.ok;
-  if (!expected || !request.verify(body)) {
-    throw new Error(`${request.method} ${request.path}: unexpected answer ${response.status} ${body.slice(0, 300)}`);
-  }
-  return body;
-}
-
-/** The v2 page with the links' origin removed: the floor and the product listen on different ports. */
-function comparablePage(body: string): string {
-  const page = JSON.parse(body) as { next: string | null; previous: string | null };
-  const path = (link: string | null) => (link === null ? null : link.replace(/^https?:\/\/[^/]+/, ''));
-  return JSON.stringify({ ...page, next: path(page.next), previous: path(page.previous) });
-}
-
-function firstDifference(a: string, b: string): string {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  return `at ${i}:\n  product: ${a.slice(Math.max(0, i - 80), i + 80)}\n  floor:   ${b.slice(Math.max(0, i - 80), i + 80)}`;
-}
-
-/** Warm-up, then one measured run, with statements per request and the server's peak memory. */
-async function measure(
+const measure = (
   target: ServerProcess,
-  { id, label, request }: { id: Row['id']; label: string; request: Request },
+  scenario: Pick<Row, 'id' | 'label'> & { request: Scenario['request'] },
   database: DatabaseCpu | undefined,
-): Promise<Row> {
-  await get(target.url, request);
-  await load(target.url, request, settings.connections, settings.warmup);
-  const before = await settled(target.url);
-  const cpuBefore = cpuMs(target.pid);
-  await database?.start();
-  const memory = sampleRss(target.pid);
-  const result = await load(target.url, request, settings.connections, settings.duration);
-  const peakRssMb = memory.stop();
-  const after = await settled(target.url);
-  const cpu = cpuMs(target.pid) - cpuBefore;
-  const databaseMs = await database?.stop();
-  const row: Row = {
-    id,
-    label,
-    requestsPerSecond: result.requestsPerSecond,
-    p50: result.p50,
-    p99: result.p99,
-    errors: result.errors,
-    statementsPerRequest: result.sent > 0 ? (after - before) / result.sent : 0,
-    cpuMsPerRequest: result.sent > 0 ? cpu / result.sent : 0,
-    databaseCpuMsPerRequest: databaseMs === undefined || result.sent === 0 ? undefined : databaseMs / result.sent,
-    peakRssMb,
-  };
-  log(
-    `  ${label.padEnd(40)} ${row.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${row.p50.toFixed(0).padStart(5)} ms  p99 ${row.p99.toFixed(0).padStart(5)} ms  errors ${row.errors}  SQL/req ${row.statementsPerRequest.toFixed(2)}  CPU/req ${row.cpuMsPerRequest.toFixed(1)} ms${row.databaseCpuMsPerRequest === undefined ? '' : ` + DB ${row.databaseCpuMsPerRequest.toFixed(1)} ms`}  RSS ${row.peakRssMb.toFixed(0)} MB`,
-  );
-  return row;
-}
+) => measureOn(settings, log, target, scenario, database);
 
 const serverEnv = (engine: Engine) => ({
   ...engineEnv(engine),
   LOG_LEVEL: 'warn',
   SEED_PACKAGES: '0',
   RATE_LIMIT: '0',
+  // A key of the private scope: the full page holds every field, as PostGraphile's does.
+  API_KEYS: BENCH_KEY_ENTRY,
 });
-
-/** SQL statements of one request, nothing else running. */
-async function statementsOf(server: ServerProcess, request: Request): Promise<number> {
-  const before = await statementsSoFar(server.url);
-  await get(server.url, request);
-  return (await statementsSoFar(server.url)) - before;
-}
 
 async function benchEngine(
   engine: Engine,
@@ -288,7 +173,7 @@ async function benchEngine(
       statementsBySize.push({
         size,
         rest: await statementsOf(server, restPage(0, size)),
-        graphql: await statementsOf(server, graphqlRequest(FULL_PAGE_QUERY, { limit: size, seed: SEED }, 'FullPage')),
+        graphql: await statementsOf(server, fullPageRequest(size)),
       });
     }
 
@@ -299,6 +184,16 @@ async function benchEngine(
     highWater = highWaterMb(server.pid);
   } finally {
     await server.stop();
+  }
+  // PostGraphile on the same database, in the same run: what the product's slim and full pages compare with.
+  const postgraphile =
+    engine === 'postgresql' && settings.postgresUrl ? await startPostGraphile(settings.postgresUrl, log) : undefined;
+  try {
+    for (const scenario of postgraphile ? postgraphileScenarios().filter((s) => chosen(s.id)) : []) {
+      rows.push(await measure(postgraphile as ServerProcess, scenario, serverDatabase));
+    }
+  } finally {
+    await postgraphile?.stop();
   }
   // The cached scenarios get servers of their own once this one has stopped: an embedded data directory serves
   // one instance at a time (and so the Redis scenario, two instances at once, runs on PostgreSQL only).
@@ -318,7 +213,10 @@ async function benchEngine(
     floorRows.length > 0
       ? floorRows.reduce((sum, row) => sum + row.requestsPerSecond, 0) / floorRows.length
       : undefined;
-  return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWater };
+  // The embedded default as `npm start` brings it up: a new data directory, the demo data loaded.
+  const embedded =
+    engine === 'pglite' && chosen('embedded-start') ? await embeddedStart(settings.nodeArgs, log) : undefined;
+  return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWater, embedded };
 }
 
 async function main(): Promise<void> {
@@ -338,6 +236,7 @@ async function main(): Promise<void> {
 
   // The floor reads PostgreSQL, so that database is prepared even when only PGlite is benchmarked.
   const engineVersions = new Map<Engine, string>();
+  const prepare = (engine: Engine) => prepareDatabase(engine, engineEnv(engine), PACKAGES, log);
   const postgresVersion = settings.postgresUrl ? await prepare('postgresql') : undefined;
   for (const engine of engines) {
     engineVersions.set(engine, engine === 'postgresql' ? (postgresVersion as string) : await prepare(engine));
@@ -381,7 +280,7 @@ async function main(): Promise<void> {
     runs,
   );
   log(`\n${section}\n`);
-  if (settings.scenarios || settings.nodeArgs.length > 0) {
+  if (settings.scenarios || settings.profiled) {
     log('results.md not written (BENCH_SCENARIOS or BENCH_NODE_ARGS make this a partial or profiled run)');
   } else {
     log(`written to ${writeResults(join(ROOT, 'bench'), section)}`);

@@ -1,6 +1,7 @@
 // What the bench sends: the product's scenarios and the floor's, all with the same fixed seed.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hashKey } from '../src/api-keys.js';
 import { type Request, ROOT } from './harness.js';
 
 export const SEED = 7;
@@ -22,7 +23,9 @@ export type ScenarioId =
   | 'rest-cached-br'
   | 'rest-304'
   | 'graphql-cached'
-  | 'rest-redis';
+  | 'rest-redis'
+  | 'pg-slim'
+  | 'pg-full';
 
 export interface Scenario {
   id: ScenarioId;
@@ -52,6 +55,20 @@ export function graphqlRequest(query: string, variables: Record<string, unknown>
 }
 
 export const FULL_PAGE_QUERY = document('full-page.graphql', 'generated/full-package.graphql');
+
+/** The bench's API key, of the private scope, and the server's API_KEYS entry for it. */
+const BENCH_KEY = 'lgw_bench-key-of-the-private-scope';
+export const BENCH_KEY_ENTRY = `bench:private:${hashKey(BENCH_KEY).toString('hex')}`;
+
+/** The page with every field, its private ones included (with the bench's key, as PostGraphile shows them). */
+export function fullPageRequest(limit = PAGE): Request {
+  const request = graphqlRequest(FULL_PAGE_QUERY, { limit, offset: 0, seed: SEED }, 'FullPage');
+  return {
+    ...request,
+    headers: { ...request.headers, authorization: `Bearer ${BENCH_KEY}` },
+    verify: (body) => body.startsWith('{"data":{') && !body.includes('"errors"'),
+  };
+}
 export const SLIM_PAGE_QUERY = `{ packages(limit: ${PAGE}, seed: ${SEED}) { results { id title price } } }`;
 const ONE_PACKAGE_QUERY = document('one-package.graphql', 'generated/full-package.graphql');
 
@@ -75,11 +92,7 @@ export function scenarios(packageId: string): Scenario[] {
   return [
     { id: 'rest-first', label: `REST v2 first page (limit ${PAGE})`, request: restPage(0) },
     { id: 'rest-deep', label: `REST v2 offset ${DEEP_OFFSET.toLocaleString('en')}`, request: restPage(DEEP_OFFSET) },
-    {
-      id: 'graphql-full',
-      label: `GraphQL page of ${PAGE}, every field`,
-      request: graphqlRequest(FULL_PAGE_QUERY, { limit: PAGE, offset: 0, seed: SEED }, 'FullPage'),
-    },
+    { id: 'graphql-full', label: `GraphQL page of ${PAGE}, every field`, request: fullPageRequest() },
     {
       id: 'graphql-slim',
       label: `GraphQL page of ${PAGE}, id/title/price`,
