@@ -2,7 +2,7 @@
 // A v2 page: its query string, the Accept header (absent and empty are not the same: an empty one is refused
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
-// body, the Accept header and the caller's scopes. GET and HEAD share a key; other methods are never cached.
+// body, the Accept header and the caller's scopes. A v2 GET and HEAD share a key; other methods are never cached.
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 
@@ -31,7 +31,8 @@ export async function requestKey(
     return JSON.stringify(['v2', url.search, accept, scope, publicBase(request)]);
   }
   if (url.pathname !== GRAPHQL_PATH) return null;
-  if (read) {
+  // GraphQL over GET only: HEAD is no GraphQL method (405), so a kept GET answer must not stand for it.
+  if (request.method === 'GET') {
     // A query or a persisted operation's hash; neither: GraphiQL's page.
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
     return JSON.stringify(['graphql', url.search, accept, scope]);

@@ -93,11 +93,13 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     ResponseClass: typeof Response,
   ): Promise<Response> {
     const encoding = encodingFor(request, answer.headers['content-type'] ?? null, answer.body.byteLength);
-    headers.set('etag', etagOf(key, encoding));
+    // Validators and conditions are for GET and HEAD: a POST (a GraphQL query sent that way) has neither.
+    const conditional = request.method === 'GET' || request.method === 'HEAD';
+    if (conditional) headers.set('etag', etagOf(key, encoding));
     headers.set('cache-control', cacheControl);
     headers.set('x-cache', cache);
     addVary(headers, 'Accept-Encoding');
-    if (noneMatches(request.headers.get('if-none-match'), etagOf(key, encoding))) {
+    if (conditional && noneMatches(request.headers.get('if-none-match'), etagOf(key, encoding))) {
       for (const [name] of [...headers]) if (describesBody(name)) headers.delete(name);
       return new ResponseClass(null, { status: 304, headers });
     }
