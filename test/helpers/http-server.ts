@@ -1,0 +1,72 @@
+// An app served over real HTTP in this process, wired as src/server.ts wires it: the Node edge in front, the v2
+// links on the listening address (or the forwarded one behind a trusted proxy), a free port on loopback.
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type AppSettings, createApp } from '../../src/app.js';
+import type { Database } from '../../src/db/client.js';
+import { guardEdge } from '../../src/http/edge.js';
+import { listeningBase, publicBaseFor } from '../../src/http/public-base.js';
+
+export interface ServedApp {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function serveApp(db: Database, settings: Partial<AppSettings>): Promise<ServedApp> {
+  let base = (_request: Request) => '';
+  const app = createApp({ db, settings, publicBase: (request) => base(request) });
+  const trustProxy = settings.trustProxy ?? false;
+  const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  base = publicBaseFor({ publicUrl: undefined, trustProxy }, listeningBase('127.0.0.1', port));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.dispose();
+    },
+  };
+}
+
+export interface Exchange {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** One request with exactly these headers (none added but Host, which a header named host replaces). */
+export function send(
+  url: string,
+  options: { method: string; path: string; headers: Record<string, string>; body?: string },
+): Promise<Exchange> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+        setHost: !Object.keys(options.headers).some((name) => name.toLowerCase() === 'host'),
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    request.on('error', reject);
+    if (options.body !== undefined) request.write(options.body);
+    request.end();
+  });
+}
