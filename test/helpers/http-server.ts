@@ -12,14 +12,14 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-export async function serveApp(db: Database, settings: Partial<AppSettings>): Promise<ServedApp> {
+export async function serveApp(db: Database, settings: Partial<AppSettings>, publicUrl?: string): Promise<ServedApp> {
   let base = (_request: Request) => '';
   const app = createApp({ db, settings, publicBase: (request) => base(request) });
   const trustProxy = settings.trustProxy ?? false;
   const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  base = publicBaseFor({ publicUrl: undefined, trustProxy }, listeningBase('127.0.0.1', port));
+  base = publicBaseFor({ publicUrl, trustProxy }, listeningBase('127.0.0.1', port));
   return {
     url: `http://127.0.0.1:${port}`,
     async close() {
