@@ -1,9 +1,9 @@
 // The Redis the instances share (REDIS_URL): cached answers and rate-limit counts. Redis only ever saves work,
 // so no request waits on it for long: every command gets a deadline (REDIS_TIMEOUT, tens of milliseconds), and
 // past it the caller goes on without Redis (the memory tier, the local rate limit). A command that fails or
-// runs late opens a breaker: for the next second no command is sent at all, then one is tried again. A late
-// answer also drops the connection for a new one, since a connection whose bytes have stopped (a silent
-// network drop) would never answer again. /healthz and /metrics report the state.
+// runs late opens a breaker: for the next second no command is sent at all, then one is tried again. A command
+// still unanswered at ioredis's own (longer) timeout drops the connection for a new one, since a connection
+// whose bytes have stopped (a silent network drop) never answers again. /healthz and /metrics report the state.
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -39,6 +39,21 @@ export function connectRedis({ url, timeoutMs, logger }: RedisOptions): SharedRe
     commandTimeout: Math.max(1000, timeoutMs * 4),
   });
   let pausedUntil = 0;
+  /** Settles when the connection being made is ready; made anew when a ready connection closes. */
+  let settled = false;
+  const nextReady = () =>
+    new Promise<void>((resolve) =>
+      client.once('ready', () => {
+        settled = true;
+        resolve();
+      }),
+    );
+  let connected = nextReady();
+  client.on('close', () => {
+    if (!settled) return; // the one waiting for 'ready' still stands
+    settled = false;
+    connected = nextReady();
+  });
   let failed = 0;
   let skipped = 0;
   let troubled = false;
@@ -58,13 +73,17 @@ export function connectRedis({ url, timeoutMs, logger }: RedisOptions): SharedRe
     failed++;
     pausedUntil = Date.now() + PAUSE_MS;
     say(late ? `Redis did not answer within ${timeoutMs} ms: going on without it` : 'Redis failed a command', error);
-    // A connection that stopped answering never will: start a new one (ioredis reconnects at once).
-    if (late && client.status === 'ready') client.disconnect(true);
   };
+  // A command that has not answered by ioredis's own command timeout means a connection that stopped answering,
+  // and never will again: a new one is made (ioredis reconnects at once). A merely slow answer changes nothing.
+  const watch = (sent: Promise<unknown>) =>
+    sent.catch((error: Error) => {
+      if (/timed out/i.test(error.message) && client.status === 'ready') client.disconnect(true);
+    });
 
   return {
     async run(command) {
-      if (client.status !== 'ready' || Date.now() < pausedUntil) {
+      if (Date.now() < pausedUntil || client.status === 'end' || client.status === 'close') {
         skipped++;
         return undefined;
       }
@@ -72,8 +91,16 @@ export function connectRedis({ url, timeoutMs, logger }: RedisOptions): SharedRe
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), timeoutMs);
       });
+      if (client.status !== 'ready') {
+        // Connecting (at start, or again after a drop): worth the same deadline as an answer.
+        if ((await Promise.race([connected.then(() => 'ready' as const), late])) === 'late') {
+          clearTimeout(timer);
+          giveUp(true);
+          return undefined;
+        }
+      }
       const sent = command(client);
-      sent.catch(() => {}); // a command given up on may still fail later: nobody waits for it then
+      void watch(sent); // a command given up on may still fail later: nobody waits for it then
       try {
         const outcome = await Promise.race([sent.then((value) => ({ value })), late]);
         if (outcome === 'late') {
