@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
-import { NOT_FOUND_HEADERS, NOT_FOUND_PAGE } from './not-found.js';
+import { DJANGO_PAGE_HEADERS, NOT_FOUND_PAGE } from './django-pages.js';
 import { type Refusal, refusalBody } from './refusals.js';
 import { GRAPHQL_PATH, ROUTED_PATHS } from './routes.js';
 
@@ -69,7 +69,7 @@ export function receivedQuery(request: object): string | null | undefined {
 }
 
 function notFound(request: IncomingMessage, response: ServerResponse): void {
-  response.writeHead(404, { ...NOT_FOUND_HEADERS, 'content-length': Buffer.byteLength(NOT_FOUND_PAGE) });
+  response.writeHead(404, { ...DJANGO_PAGE_HEADERS, 'content-length': Buffer.byteLength(NOT_FOUND_PAGE) });
   response.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
 }
 

@@ -11,6 +11,7 @@ import { SCOPES } from '../api-keys.js';
 import { V2ListingPageDocument } from '../generated/graphql/graphql.js';
 import { RETRY_AFTER_SECONDS } from '../graphql/database-errors.js';
 import type { Caller, ServerContext } from '../http/callers.js';
+import { BAD_REQUEST_PAGE, DJANGO_PAGE_HEADERS, MAX_QUERY_FIELDS, queryFields } from '../http/django-pages.js';
 import { receivedQuery } from '../http/edge.js';
 import { onlyGetAndHead } from '../http/refusals.js';
 import { LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
@@ -107,6 +108,15 @@ export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingE
         return;
       }
       if (url.pathname !== LISTING_PATH) return;
+      // Django refused a query of more fields than it parses (its view never ran): its 400 page, every method.
+      if (queryFields(url.search.slice(1)) > MAX_QUERY_FIELDS) {
+        return endResponse(
+          new fetchAPI.Response(request.method === 'HEAD' ? null : BAD_REQUEST_PAGE, {
+            status: 400,
+            headers: DJANGO_PAGE_HEADERS,
+          }),
+        );
+      }
 
       const negotiated = negotiate(url.searchParams, request.headers.get('accept'));
       const indent = negotiated.ok ? negotiated.indent : null;

@@ -17,3 +17,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
 }
+# Errors logged to stderr, as a deployed service's were: Django's default (mail the admins) formats a
+# traceback that reads the query again, and fails on a request refused for its query (a wsgiref 500).
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"stderr": {"class": "logging.StreamHandler"}},
+    "loggers": {"django": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
+}

@@ -151,6 +151,10 @@ const EDGES: [string, Probe][] = [
     'offset far past the end',
     { method: 'GET', path: `/v2/local-package-list/?offset=1${'0'.repeat(30)}&limit=10&seed=3` },
   ],
+  ['1,000 query fields', { method: 'GET', path: `/v2/local-package-list/?${'x=1&'.repeat(999)}seed=3` }],
+  ['1,001 query fields', { method: 'GET', path: `/v2/local-package-list/?${'x=1&'.repeat(1000)}seed=3` }],
+  ['1,001 fields, OPTIONS', { method: 'OPTIONS', path: `/v2/local-package-list/?${'&'.repeat(1000)}` }],
+  ['1,001 fields, no slash', { method: 'GET', path: `/v2/local-package-list?${'&'.repeat(1000)}` }],
 ];
 
 const probe: fc.Arbitrary<Probe> = fc.record({
