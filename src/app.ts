@@ -12,7 +12,7 @@ import { type Context, createContextFactory } from './graphql/context.js';
 import { answerUnavailable } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
 import { graphqlMatchSets } from './graphql/errors.js';
-import { graphiql, renderGraphiQL } from './graphql/graphiql.js';
+import { graphiqlPage } from './graphql/graphiql.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
 import { knownOperationNames } from './graphql/operations.js';
@@ -99,14 +99,14 @@ export function createApp({
   const introspectionOff: Plugin[] = settings.introspection
     ? []
     : [useDisableIntrospection(), blockFieldSuggestionsPlugin()];
+  // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
+  const graphiql: Plugin[] = settings.introspection ? [graphiqlPage()] : [];
   return createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    // GraphiQL reads the schema by introspection: without it, there is nothing for it to show. Yoga would also
-    // render it for any URL that ends with "/graphql" (a v2 query string can); only the endpoint's own path.
-    graphiql: settings.introspection
-      ? (request) => (new URL(request.url).pathname === GRAPHQL_PATH ? graphiql : false)
-      : false,
+    // GraphiQL is served by a plugin of ours (src/graphql/graphiql.ts), never by yoga, which would also render it
+    // for any URL that ends with "/graphql" (a v2 query string can).
+    graphiql: false,
     // Every other path is answered before yoga (src/http/edge.ts); a method a route does not take never gets
     // yoga's landing page.
     landingPage: false,
@@ -116,7 +116,6 @@ export function createApp({
     // The Node edge bounds every body (MAX_BODY_BYTES, src/http/edge.ts) before yoga sees it; yoga's own limit
     // would pipe each body through a stream of its own, a tenth of a small page's CPU.
     maxRequestBodySize: false,
-    renderGraphiQL,
     parserAndValidationCache: parseCache(),
     context: createContextFactory({
       read: db.read,
@@ -137,6 +136,7 @@ export function createApp({
       requestLogPlugin(logger, metrics),
       metricsPlugin(metrics, knownOperationNames()),
       healthRoutes({ database: db.health, redis, stopping: () => lifecycle.stopping }),
+      ...graphiql,
       cors(settings.corsOrigins),
       // Before the cache: a cached answer costs its client a request too.
       rateLimit({ ...settings.rateLimit, redis, callerOf }),

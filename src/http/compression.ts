@@ -62,8 +62,6 @@ export function addVary(headers: Headers, value: string): void {
 }
 
 export function compressResponses(): Plugin {
-  /** GraphiQL's page is the same ~9 MB every time: compressed once per encoding. */
-  const pages = new Map<string, { html: Buffer; bytes: Uint8Array }>();
   return {
     async onResponse({ request, response, setResponse, fetchAPI }) {
       const type = response.headers.get('content-type') ?? '';
@@ -75,16 +73,11 @@ export function compressResponses(): Plugin {
       }
       const headers = new fetchAPI.Headers(response.headers);
       addVary(headers, 'Accept-Encoding');
-      const plain = Buffer.from(await response.arrayBuffer());
+      const plain = new Uint8Array(await response.arrayBuffer());
       let body: Uint8Array = plain;
       const encoding = encodingFor(request, type, plain.byteLength);
       if (encoding) {
-        const page = type.startsWith('text/html') ? pages.get(encoding) : undefined;
-        if (page?.html.equals(plain)) body = page.bytes;
-        else {
-          body = await compress(plain, encoding);
-          if (type.startsWith('text/html')) pages.set(encoding, { html: plain, bytes: body });
-        }
+        body = await compress(plain, encoding);
         headers.set('content-encoding', encoding);
         headers.set('content-length', String(body.byteLength));
       }
