@@ -79,14 +79,14 @@ export function createApp({
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
-  const metrics = createMetrics(db.statements, db.pool, redis);
+  const metrics = createMetrics(db.statements, db.pool, redis, db.statuses);
   const callerOf = callerIdentity(settings);
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
       ? [
           responseCache({
             store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redis }),
-            read: db.read,
+            reads: db.reads,
             callerOf,
             publicBase,
             cacheControl: settings.cacheControl,
@@ -118,7 +118,7 @@ export function createApp({
     maxRequestBodySize: false,
     parserAndValidationCache: parseCache(),
     context: createContextFactory({
-      read: db.read,
+      reads: db.reads,
       matchSets: graphqlMatchSets(createMatchSets(settings.filterCacheBytes)),
       lastSeen: lastSeenListing(),
       callerOf,
@@ -135,7 +135,7 @@ export function createApp({
       // First, so every answer is timed and logged, refusals and cache hits included.
       requestLogPlugin(logger, metrics),
       metricsPlugin(metrics, knownOperationNames()),
-      healthRoutes({ database: db.health, redis, stopping: () => lifecycle.stopping }),
+      healthRoutes({ database: db.health, databases: db.statuses, redis, stopping: () => lifecycle.stopping }),
       ...graphiql,
       cors(settings.corsOrigins),
       // Before the cache: a cached answer costs its client a request too.

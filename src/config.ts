@@ -80,6 +80,20 @@ export const environment = z.object({
   PORT: wholeNumber(0, 65535).default(4000),
   HOST: z.string().trim().min(1, 'must not be empty').default('127.0.0.1'),
   DATABASE_URL: postgresUrl.optional(),
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .trim()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(postgresUrl).max(16, 'may list at most 16 replicas'))
+    .optional(),
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  REPLICA_MAX_LAG: seconds(0, 3600).default(10_000),
   DATA_DIR: z.string().trim().min(1, 'must not be empty').default('./data'),
   SEED_PACKAGES: wholeNumber(0, 1_000_000).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -161,7 +175,20 @@ export interface PoolSettings {
 export type Config = {
   port: number;
   host: string;
-  database: { kind: 'postgresql'; url: string } | { kind: 'pglite'; dataDir: string };
+  database:
+    | {
+        kind: 'postgresql';
+        url: string;
+        /** For work that needs a session of its own (migrations, the start-up lock); by default `url`. */
+        directUrl?: string | undefined;
+        /** Read replicas, read from while they keep up (src/db/replicas.ts). */
+        replicaUrls?: string[] | undefined;
+        /** `transaction`: behind a pooler in transaction mode (no statement prepared by name, no session settings). */
+        pooler?: 'none' | 'transaction';
+        /** How long a replica's listing version may be behind the primary's before it is skipped. */
+        replicaMaxLagMs?: number;
+      }
+    | { kind: 'pglite'; dataDir: string };
   /** Demo packages loaded into an empty database at start: by default 2,000 on the embedded one, none on PostgreSQL. */
   seedPackages: number;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
@@ -231,7 +258,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    database: e.DATABASE_URL ? { kind: 'postgresql', url: e.DATABASE_URL } : { kind: 'pglite', dataDir: e.DATA_DIR },
+    database: e.DATABASE_URL
+      ? {
+          kind: 'postgresql',
+          url: e.DATABASE_URL,
+          directUrl: e.DATABASE_DIRECT_URL,
+          replicaUrls: e.DATABASE_REPLICA_URLS ?? [],
+          pooler: e.DATABASE_POOLER,
+          replicaMaxLagMs: e.REPLICA_MAX_LAG,
+        }
+      : { kind: 'pglite', dataDir: e.DATA_DIR },
     seedPackages: e.SEED_PACKAGES ?? (e.DATABASE_URL ? 0 : 2000),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('the configuration was accepted');
+}
+
 describe('configuration', () => {
   it('defaults to the embedded database in ./data with 2,000 demo packages on port 4000', () => {
     expect(loadConfig({})).toMatchObject({
@@ -56,8 +66,44 @@ describe('configuration', () => {
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/listing', PORT: '8080' });
-    expect(config.database).toEqual({ kind: 'postgresql', url: 'postgresql://postgres@127.0.0.1:5432/listing' });
+    expect(config.database).toEqual({
+      kind: 'postgresql',
+      url: 'postgresql://postgres@127.0.0.1:5432/listing',
+      directUrl: undefined,
+      replicaUrls: [],
+      pooler: 'none',
+      replicaMaxLagMs: 10_000,
+    });
     expect(config.port).toBe(8080);
+  });
+
+  it('reads replicas, the direct connection and the pooler mode', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://app@pgbouncer:6432/listing',
+      DATABASE_DIRECT_URL: 'postgresql://app@primary:5432/listing',
+      DATABASE_REPLICA_URLS: ' postgresql://app@replica-1/listing , postgresql://app@replica-2/listing,',
+      DATABASE_POOLER: 'transaction',
+      REPLICA_MAX_LAG: '2.5',
+    });
+    expect(config.database).toEqual({
+      kind: 'postgresql',
+      url: 'postgresql://app@pgbouncer:6432/listing',
+      directUrl: 'postgresql://app@primary:5432/listing',
+      replicaUrls: ['postgresql://app@replica-1/listing', 'postgresql://app@replica-2/listing'],
+      pooler: 'transaction',
+      replicaMaxLagMs: 2500,
+    });
+  });
+
+  it('refuses a replica that is not a PostgreSQL URL and an unknown pooler mode, without their passwords', () => {
+    const error = configError({
+      DATABASE_URL: 'postgresql://app@primary/listing',
+      DATABASE_REPLICA_URLS: 'postgresql://app@replica-1/listing,mysql://app:s3cret@replica-2/listing',
+      DATABASE_POOLER: 'session',
+    });
+    expect(error).toContain('DATABASE_REPLICA_URLS');
+    expect(error).toContain('DATABASE_POOLER');
+    expect(error).not.toContain('s3cret');
   });
 
   it('takes the public URL without its trailing slash', () => {

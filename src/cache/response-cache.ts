@@ -44,7 +44,8 @@ const KEPT_HEADERS = ['content-type', 'vary', 'allow'];
 
 export interface ResponseCacheOptions {
   store: AnswerStore;
-  read: Pick<ReadPath, 'single'>;
+  /** Where a request reads: its version is read there, where its answer is made. */
+  reads: { forRequest(request: object): Pick<ReadPath, 'single'> };
   callerOf: (request: Request, server?: ServerContext) => Caller;
   /** The address the v2 links are built on, for a request (part of a v2 answer's key). */
   publicBase: (request: Request) => string;
@@ -65,16 +66,13 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
   const pending = new WeakMap<Request, Pending>();
 
   /** The listing version, or null when it cannot be read within `ms` (the embedded database cannot cancel). */
-  async function versionWithin(ms: number): Promise<string | null> {
+  async function versionWithin(read: Pick<ReadPath, 'single'>, ms: number): Promise<string | null> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => {
       timer = setTimeout(() => resolve(null), ms);
     });
     try {
-      return await Promise.race([
-        readListingVersion((statement) => options.read.single(statement)).catch(() => null),
-        late,
-      ]);
+      return await Promise.race([readListingVersion((statement) => read.single(statement)).catch(() => null), late]);
     } finally {
       clearTimeout(timer);
     }
@@ -119,7 +117,7 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       const scope = scopeOf(caller, url.pathname, options.v2KeysRequired);
       const id = await requestKey(request, url, scope, options.publicBase);
       if (id === null) return;
-      const version = await versionWithin(options.versionTimeoutMs);
+      const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
       if (version === null) return;
       const key = createHash('sha256').update(`${version}\n${id}`).digest('base64url');

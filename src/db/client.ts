@@ -1,26 +1,21 @@
 // Opens the database from the validated config: PGlite in-process (the default) or a PostgreSQL server. One SQL
 // dialect either way. Reads go through the read path (src/db/sql.ts); writes and migrations through Prisma and its
 // schema engine, on the same connections. Every statement passes the StatementObserver.
-import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import pg from 'pg';
-import { type Config, loadConfig, type PoolSettings } from '../config.js';
+import type { Config, PoolSettings } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { holdDataDir } from './data-dir.js';
-import { DatabaseUnavailableError, faultReason, isUnavailable } from './faults.js';
+import { DatabaseUnavailableError, healthOf } from './faults.js';
 import { pgliteReadPath } from './pglite-read.js';
-import { postgresReadPath } from './postgres-read.js';
+import { openPostgres } from './postgres.js';
+import type { DatabaseStatus, PoolGauges, ReadRouter } from './replicas.js';
 import type { ReadPath } from './sql.js';
 import { observeStatements, StatementObserver } from './statements.js';
 
 export type DatabaseConfig = Config['database'];
-export { DatabaseUnavailableError };
 
-export interface PoolGauges {
-  total(): number;
-  idle(): number;
-  waiting(): number;
-}
+export type { PoolGauges };
+export { DatabaseUnavailableError };
 
 export interface Database {
   kind: DatabaseConfig['kind'];
@@ -37,7 +32,12 @@ export interface Database {
    */
   withOwnSession<T>(work: (factory: SqlMigrationAwareDriverAdapterFactory) => Promise<T>): Promise<T>;
   statements: StatementObserver;
+  /** The primary's read path (the start, jobs, tests); requests read through `reads`. */
   read: ReadPath;
+  /** Where each request reads: a replica while one is serving, else the primary (src/db/replicas.ts). */
+  reads: Pick<ReadRouter, 'forRequest' | 'pick'>;
+  /** Each database by role (primary, replica N) when there are replicas; none otherwise. */
+  statuses(): DatabaseStatus[];
   /** Why the database cannot serve now, in one line, or null when it can; answers within `timeoutMs`. */
   health(timeoutMs?: number): Promise<string | null>;
   /** The connection pool's gauges (PostgreSQL only). */
@@ -67,25 +67,6 @@ const IN_MEMORY = 'memory://';
  * listing's tables are read through the operating system's file cache anyway. 120 MB less resident memory.
  */
 const PGLITE_SETTINGS = ['shared_buffers = 16MB', 'maintenance_work_mem = 16MB', 'wal_buffers = 1MB'];
-/** Taken by every instance while it migrates and seeds at start ("listing" in ASCII). */
-const STARTUP_LOCK = 0x6c697374;
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailableError(`${what} did not answer within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-async function healthOf(check: () => Promise<unknown>, timeoutMs: number, what: string): Promise<string | null> {
-  try {
-    await withTimeout(check(), timeoutMs, what);
-    return null;
-  } catch (error) {
-    return error instanceof DatabaseUnavailableError ? error.message : `${what}: ${faultReason(error)}`;
-  }
-}
 
 async function openPglite(dataDir: string, observer: StatementObserver) {
   const inMemory = dataDir === IN_MEMORY;
@@ -97,11 +78,14 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
       import('pglite-prisma-adapter'),
     ]);
     const pglite = await PGlite.create(inMemory ? undefined : dataDir, { postgresqlconf: PGLITE_SETTINGS });
+    const read = pgliteReadPath(pglite, observer);
     return {
       factory: new PrismaPGlite(pglite),
       // The embedded database is one session already.
       ownSessionFactory: async () => ({ factory: new PrismaPGlite(pglite), close: async () => {} }),
-      read: pgliteReadPath(pglite, observer),
+      read,
+      // One database, read by every request.
+      router: { forRequest: () => read, pick: () => read, statuses: () => [] },
       health: async (timeoutMs: number) =>
         hold.problem() ?? (await healthOf(() => pglite.query('SELECT 1'), timeoutMs, 'the embedded database')),
       pool: null,
@@ -120,107 +104,12 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
   }
 }
 
-/** host:port/database, never the credentials. */
-export function describeServer(url: string): string {
-  const u = new URL(url);
-  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitForPostgres(pool: pg.Pool, url: string, options: OpenOptions, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  let lastSaid = 0;
-  for (;;) {
-    try {
-      await pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
-      return;
-    } catch (error) {
-      const waited = Date.now() - started;
-      const why = faultReason(error);
-      if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
-        const after = waited >= 1000 ? ` after ${Math.round(waited / 1000)} s` : '';
-        throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
-      }
-      if (lastSaid === 0 || Date.now() - lastSaid >= 5000) {
-        options.onWait?.(`waiting for PostgreSQL at ${describeServer(url)} (${why})`);
-        lastSaid = Date.now();
-      }
-      await sleep(1000);
-    }
-  }
-}
-
-async function openPostgres(url: string, observer: StatementObserver, options: OpenOptions) {
-  const settings = options.pool ?? loadConfig({}).pool;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: settings.size,
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    idleTimeoutMillis: settings.idleTimeoutMs,
-    keepAlive: settings.keepAliveMs > 0,
-    keepAliveInitialDelayMillis: settings.keepAliveMs,
-    // Every statement is bounded on the server too; a transaction left open by a request that never finished is
-    // ended by the server itself.
-    statement_timeout: settings.statementTimeoutMs,
-    idle_in_transaction_session_timeout: 60_000,
-    application_name: 'package-listing-gateway',
-  });
-  pool.on('error', () => {}); // an idle client's error surfaces on the next query instead of crashing
-  try {
-    await waitForPostgres(pool, url, options, settings.queryTimeoutMs);
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw error;
-  }
-  return {
-    factory: new PrismaPg(pool),
-    ownSessionFactory: async () => {
-      const single = new pg.Pool({
-        connectionString: url,
-        max: 1,
-        connectionTimeoutMillis: settings.connectTimeoutMs,
-        application_name: 'package-listing-gateway',
-      });
-      single.on('error', () => {});
-      return { factory: new PrismaPg(single), close: () => single.end() };
-    },
-    read: postgresReadPath(pool, observer, settings),
-    health: (timeoutMs: number) =>
-      healthOf(
-        () => pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig),
-        timeoutMs,
-        'PostgreSQL',
-      ),
-    pool: { total: () => pool.totalCount, idle: () => pool.idleCount, waiting: () => pool.waitingCount },
-    async withStartupLock<T>(work: () => Promise<T>, onWait?: (line: string) => void): Promise<T> {
-      const client = await pool.connect();
-      try {
-        let said = false;
-        while (!(await client.query('SELECT pg_try_advisory_lock($1) AS locked', [STARTUP_LOCK])).rows[0]?.locked) {
-          if (!said) onWait?.('waiting for another instance to finish migrating and seeding');
-          said = true;
-          await sleep(250);
-        }
-        try {
-          return await work();
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]);
-        }
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
-  };
-}
-
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const statements = new StatementObserver();
   const opened =
     config.kind === 'pglite'
       ? await openPglite(config.dataDir, statements)
-      : await openPostgres(config.url, statements, options);
+      : await openPostgres(config, statements, options);
   const adapterFactory = observeStatements(opened.factory, statements);
   let prisma: PrismaClient | undefined;
   const enableWrites = async () => {
@@ -248,6 +137,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     },
     statements,
     read: opened.read,
+    reads: opened.router,
+    statuses: () => opened.router.statuses(),
     health: (timeoutMs = 1000) => opened.health(timeoutMs),
     pool: opened.pool,
     withStartupLock: opened.withStartupLock,

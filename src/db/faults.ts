@@ -49,3 +49,21 @@ export function classify(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError || !isUnavailable(error)) return error;
   return new DatabaseUnavailableError(`database unavailable: ${faultReason(error)}`);
 }
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailableError(`${what} did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Why `check` shows the database cannot serve, in one line, or null; within `timeoutMs`. */
+export async function healthOf(check: () => Promise<unknown>, timeoutMs: number, what: string): Promise<string | null> {
+  try {
+    await withTimeout(check(), timeoutMs, what);
+    return null;
+  } catch (error) {
+    return error instanceof DatabaseUnavailableError ? error.message : `${what}: ${faultReason(error)}`;
+  }
+}

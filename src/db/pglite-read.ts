@@ -37,6 +37,7 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
       let listing: Listing | undefined;
       return {
         moved: false,
+        lost: false,
         query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
           checkDeadline(deadline);
           return query<Row>(statement, params);

@@ -5,7 +5,7 @@
 // connection) and, on this side, by DB_QUERY_TIMEOUT and what is left of the request's deadline, for a server that
 // stopped answering; once the deadline has passed, no statement starts.
 import type pg from 'pg';
-import { classify, isUnavailable } from './faults.js';
+import { classify, DatabaseUnavailableError, isUnavailable } from './faults.js';
 import {
   type Consistency,
   checkDeadline,
@@ -26,6 +26,13 @@ export interface PostgresReadSettings {
   queryTimeoutMs: number;
 }
 
+export interface ReadPathOptions {
+  /** Prepare statements by name (not behind a pooler in transaction mode: a name lives on one server connection). */
+  named: boolean;
+  /** For a replica: told when a read finds it unavailable (the request's reads are then made elsewhere). */
+  onLost?: (() => void) | undefined;
+}
+
 /** How a session runs one statement: on the pool, or on its own connection. */
 type Runner = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
 
@@ -33,12 +40,14 @@ class PostgresSession implements ReadSession {
   private version: string | undefined;
   private count: number | undefined;
   moved = false;
+  lost = false;
 
   constructor(
     private readonly runner: Runner & { end?: () => Promise<void> },
     private readonly observer: StatementObserver,
     private readonly settings: PostgresReadSettings,
     private readonly deadline: number,
+    private readonly options: ReadPathOptions,
   ) {}
 
   async query<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
@@ -59,7 +68,8 @@ class PostgresSession implements ReadSession {
   private async read<Row>(statement: SqlStatement, params: readonly unknown[], count: boolean) {
     if (this.moved) throw new ListingMovedError(); // the operation is being given up: no more reads for it
     checkDeadline(this.deadline);
-    const sent = withListingColumns(statement, count);
+    const wrapped = withListingColumns(statement, count);
+    const sent = this.options.named ? wrapped : { text: wrapped.text };
     this.observer.notify(statement.text);
     const started = performance.now();
     let result: pg.QueryResult;
@@ -71,7 +81,12 @@ class PostgresSession implements ReadSession {
         query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, this.deadline - Date.now() + 200)),
       } as pg.QueryConfig);
     } catch (error) {
-      throw classify(error);
+      const classified = classify(error);
+      if (classified instanceof DatabaseUnavailableError && this.options.onLost) {
+        this.lost = true;
+        this.options.onLost();
+      }
+      throw classified;
     } finally {
       this.observer.timed((performance.now() - started) / 1000);
     }
@@ -150,20 +165,25 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
   return run;
 }
 
-export function postgresReadPath(pool: pg.Pool, observer: StatementObserver, settings: PostgresReadSettings): ReadPath {
+export function postgresReadPath(
+  pool: pg.Pool,
+  observer: StatementObserver,
+  settings: PostgresReadSettings,
+  options: ReadPathOptions,
+): ReadPath {
   // On its own, each statement takes any connection of the pool and gives it back (pg's pool.query).
   const onPool: Runner = (config) => pool.query(config);
   return {
     session(deadline = Number.POSITIVE_INFINITY, consistency: Consistency = 'versioned') {
       const runner = consistency === 'transaction' ? transactionRunner(pool, settings, deadline) : onPool;
-      return new PostgresSession(runner, observer, settings, deadline);
+      return new PostgresSession(runner, observer, settings, deadline, options);
     },
     async single<Row>(statement: SqlStatement, params: readonly unknown[] = []): Promise<Row[]> {
       observer.notify(statement.text);
       const started = performance.now();
       try {
         const result = await pool.query({
-          ...(statement.name ? { name: statement.name } : {}),
+          ...(statement.name && options.named ? { name: statement.name } : {}),
           text: statement.text,
           values: params as unknown[],
           query_timeout: settings.queryTimeoutMs,

@@ -36,6 +36,8 @@ export interface ReadSession extends SqlReader {
   knownListing(): Listing | undefined;
   /** True once a read met another listing version than the session's first: the operation must be made again. */
   readonly moved: boolean;
+  /** True once a read found its replica unavailable: the operation must be made again on another database. */
+  readonly lost: boolean;
   /** Ends the session (commits its transaction, if any); safe to call more than once. */
   end(): Promise<void>;
 }
@@ -72,6 +74,9 @@ export function checkDeadline(deadline: number): void {
 }
 
 const VERSION = 'coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text';
+
+/** The listing's version alone: a bigint as text, "0" before the first write (see bumpListingVersion). */
+export const LISTING_VERSION: SqlStatement = { name: 'listing_version', text: `SELECT ${VERSION} AS version` };
 const COUNT = '(SELECT coalesce(max(position) + 1, 0)::int FROM listing_entry)';
 
 /** The columns the wrapping adds to every row (see `withListingColumns`). */

@@ -21,7 +21,10 @@ export interface Context {
   withheld: Set<string>;
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
   cacheNote: { cacheable: boolean };
-  /** Starts the operation's reads over on a new session (src/graphql/read-session.ts, after the listing moved). */
+  /**
+   * Starts the operation's reads over on a new session, on a database picked anew (src/graphql/read-session.ts:
+   * after the listing moved, or a replica failed).
+   */
   readAgain(consistency: Consistency): void;
 }
 
@@ -31,7 +34,8 @@ export interface DoorContext {
 }
 
 export interface ContextOptions {
-  read: Pick<ReadPath, 'session'>;
+  /** Where a request reads (a replica or the primary), and a database picked anew when its reads start over. */
+  reads: { forRequest(request: object): Pick<ReadPath, 'session'>; pick(): Pick<ReadPath, 'session'> };
   matchSets: MatchSets;
   /** This process's last view of the listing, shared by every request's store. */
   lastSeen: LastSeen;
@@ -49,8 +53,9 @@ export function createContextFactory(options: ContextOptions) {
     const door = initial as unknown as DoorContext & ServerContext & { request: Request };
     const credential = options.callerOf(door.request, door).graphql;
     const deadline = Date.now() + options.requestTimeoutMs;
-    const reads = (consistency: Consistency) => {
-      const session = graphqlSession(options.read.session(deadline, consistency), options.logger);
+    const reads = (consistency: Consistency, again = false) => {
+      const read = again ? options.reads.pick() : options.reads.forRequest(door.request);
+      const session = graphqlSession(read.session(deadline, consistency), options.logger);
       const store = createStore(session, options.matchSets, options.lastSeen);
       return { session, store, loaders: createLoaders(store) };
     };
@@ -59,9 +64,10 @@ export function createContextFactory(options: ContextOptions) {
       scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
       withheld: new Set<string>(),
       cacheNote: cacheNoteFor(door.request),
-      readAgain(consistency) {
-        Object.assign(context, reads(consistency));
-        context.withheld.clear();
+      // On `this`: Yoga copies this object's fields into the context resolvers see, which is what must change.
+      readAgain(this: Context, consistency: Consistency) {
+        Object.assign(this, reads(consistency, true));
+        this.withheld.clear();
       },
     };
     return context;

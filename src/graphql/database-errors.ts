@@ -38,6 +38,9 @@ export function graphqlSession(session: ReadSession, logger: Logger): ReadSessio
     get moved() {
       return session.moved;
     },
+    get lost() {
+      return session.lost;
+    },
     end: () => session.end(),
   };
 }

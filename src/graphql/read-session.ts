@@ -4,7 +4,9 @@
 //   early, and its connection goes back to the pool right away;
 // - an operation whose reads met two versions of the listing (an import committed between them: see
 //   src/db/sql.ts) is made again, its reads in one read-only repeatable-read transaction, and only that answer is
-//   given: the first one may mix two states of the listing.
+//   given: the first one may mix two states of the listing;
+// - an operation whose replica failed under it is made again on another database (src/db/replicas.ts): a
+//   replica going away costs its requests nothing but time.
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.js';
 
@@ -15,9 +17,10 @@ export function readSessions(): Plugin<Context> {
         const context = args.contextValue as Context;
         try {
           const result = await executeFn(args);
-          if (!context.session.moved) return result;
+          const { moved, lost } = context.session;
+          if (!moved && !lost) return result;
           await context.session.end();
-          context.readAgain('transaction');
+          context.readAgain(moved ? 'transaction' : 'versioned');
           return await executeFn(args);
         } finally {
           await context.session.end();

@@ -4,7 +4,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { PoolGauges } from '../db/client.js';
+import type { DatabaseStatus, PoolGauges } from '../db/replicas.js';
 import type { StatementObserver } from '../db/statements.js';
 import type { SharedRedis } from './redis.js';
 import { onlyGetAndHead } from './refusals.js';
@@ -16,6 +16,7 @@ export function createMetrics(
   statements: StatementObserver,
   pool: PoolGauges | null = null,
   redis?: Pick<SharedRedis, 'state' | 'counts'>,
+  databases: () => DatabaseStatus[] = () => [],
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -29,20 +30,69 @@ export function createMetrics(
   });
   statements.listenDurations((seconds) => dbDuration.observe(seconds));
   if (pool) {
+    // Each database by role: the primary alone, or with its replicas (src/db/replicas.ts).
+    const byRole = () => {
+      const statuses = databases();
+      return statuses.length > 0
+        ? statuses
+        : [{ role: 'primary', pool, reachable: true, serving: true, lagSeconds: null, routed: 0 }];
+    };
     for (const [name, help, read] of [
-      ['db_pool_connections', 'Connections the pool holds (in use and idle).', pool.total],
-      ['db_pool_idle_connections', 'Connections the pool holds idle.', pool.idle],
-      ['db_pool_waiting_requests', 'Requests waiting for a connection.', pool.waiting],
+      [
+        'db_pool_connections',
+        'Connections the pool holds (in use and idle), by database.',
+        (p: PoolGauges) => p.total(),
+      ],
+      ['db_pool_idle_connections', 'Connections the pool holds idle, by database.', (p: PoolGauges) => p.idle()],
+      ['db_pool_waiting_requests', 'Requests waiting for a connection, by database.', (p: PoolGauges) => p.waiting()],
     ] as const) {
       new Gauge({
         name,
         help,
+        labelNames: ['role'],
         registers: [registry],
         collect() {
-          this.set(read());
+          for (const status of byRole()) this.set({ role: status.role }, read(status.pool));
         },
       });
     }
+    for (const [name, help, read] of [
+      [
+        'db_up',
+        'Whether the database answers (replicas: its last watch), by database.',
+        (d: DatabaseStatus) => Number(d.reachable),
+      ],
+      [
+        'db_serving',
+        'Whether requests read from the database now, by database.',
+        (d: DatabaseStatus) => Number(d.serving),
+      ],
+      [
+        'db_replica_lag_seconds',
+        "Seconds a replica's listing version has been behind the primary's.",
+        (d: DatabaseStatus) => d.lagSeconds ?? 0,
+      ],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        labelNames: ['role'],
+        registers: [registry],
+        collect() {
+          for (const status of databases()) this.set({ role: status.role }, read(status));
+        },
+      });
+    }
+    new Counter({
+      name: 'db_routed_requests_total',
+      help: 'Requests whose reads were sent to the database (with replicas), by database.',
+      labelNames: ['role'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const status of databases()) this.inc({ role: status.role }, status.routed);
+      },
+    });
   }
   if (redis) {
     new Gauge({

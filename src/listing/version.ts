@@ -1,12 +1,7 @@
 // The listing's version: every write that changes the listing bumps it in its own transaction (see
 // bumpListingVersion), so anything derived from the listing and kept (matching positions, cached responses) is
 // keyed by it and never stale.
-import type { SqlStatement } from '../db/sql.js';
-
-export const LISTING_VERSION: SqlStatement = {
-  name: 'listing_version',
-  text: 'SELECT coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text AS version',
-};
+import { LISTING_VERSION, type SqlStatement } from '../db/sql.js';
 
 /** The version as text (a bigint; "0" before the first write), read by `run` (a session's or a single query). */
 export async function readListingVersion(

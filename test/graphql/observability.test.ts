@@ -5,7 +5,7 @@ import { createApp } from '../../src/app.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
 import { createLogger, redactCredentials, requestContext } from '../../src/logger.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, engineName, readingThrough, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 let db: TestDatabase;
@@ -73,19 +73,17 @@ describe(`observability on ${engineName}`, () => {
       throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
     };
     return createApp({
-      db: {
-        ...db,
-        read: {
-          session: () => ({
-            query: failing,
-            withListing: failing,
-            knownListing: () => undefined,
-            moved: false,
-            end: async () => {},
-          }),
-          single: failing,
-        },
-      },
+      db: readingThrough(db, {
+        session: () => ({
+          query: failing,
+          withListing: failing,
+          knownListing: () => undefined,
+          moved: false,
+          lost: false,
+          end: async () => {},
+        }),
+        single: failing,
+      }),
       logger,
     });
   }
@@ -134,7 +132,7 @@ describe(`observability on ${engineName}`, () => {
     expect(text).toContain('# TYPE db_query_duration_seconds histogram');
     if (db.kind === 'postgresql') {
       for (const gauge of ['db_pool_connections', 'db_pool_idle_connections', 'db_pool_waiting_requests']) {
-        expect(text).toMatch(new RegExp(`^${gauge} \\d+$`, 'm'));
+        expect(text).toMatch(new RegExp(`^${gauge}\\{role="primary"\\} \\d+$`, 'm'));
       }
     }
     expect(text).toContain('process_cpu_seconds_total');

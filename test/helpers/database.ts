@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import type { ReadPath } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import { seedDemoData } from '../../src/demo/seed.js';
@@ -74,4 +75,9 @@ export async function createListingTestDatabase(demo: number): Promise<TestDatab
     await renumberListing(tx);
   });
   return db;
+}
+
+/** The database with every read going through `read` (requests' reads included), for tests that wrap it. */
+export function readingThrough<T extends Database>(db: T, read: ReadPath): T {
+  return { ...db, read, reads: { forRequest: () => read, pick: () => read } };
 }

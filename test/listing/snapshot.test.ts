@@ -8,7 +8,7 @@ import type { ReadPath } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { insertRows, renumberListing } from '../../src/db/write/store.js';
 import { generatePackages } from '../../src/demo/generate.js';
-import { createListingTestDatabase, onPostgres, type TestDatabase } from '../helpers/database.js';
+import { createListingTestDatabase, onPostgres, readingThrough, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 let db: TestDatabase;
@@ -48,6 +48,9 @@ function interleaved(read: ReadPath, between: () => Promise<void>): ReadPath {
         get moved() {
           return session.moved;
         },
+        get lost() {
+          return session.lost;
+        },
         end: () => session.end(),
       };
     },
@@ -61,7 +64,10 @@ describe.runIf(onPostgres)('one snapshot per request', () => {
     const listedBefore = new Set(before.packages.results.map((r) => r.id));
     let imports = 0;
     const app = createApp({
-      db: { ...db, read: interleaved(db.read, () => importMore(25, 1000 + imports++)) },
+      db: readingThrough(
+        db,
+        interleaved(db.read, () => importMore(25, 1000 + imports++)),
+      ),
     });
     const { body } = await graphql(app, '{ packages(limit: 100, seed: 5) { count results { id } } }');
     expect(body.errors).toBeUndefined();
@@ -84,7 +90,10 @@ describe.runIf(onPostgres)('one snapshot per request', () => {
   it('a page whose nested reads meet an import is made again, whole, from the new state', async () => {
     let imports = 0;
     const app = createApp({
-      db: { ...db, read: interleaved(db.read, () => (imports++ === 0 ? importMore(10, 2000) : Promise.resolve())) },
+      db: readingThrough(
+        db,
+        interleaved(db.read, () => (imports++ === 0 ? importMore(10, 2000) : Promise.resolve())),
+      ),
     });
     const query = '{ packages(limit: 100, seed: 6) { count results { id photographer { id } images { id } } } }';
     const { body } = await graphql(app, query);

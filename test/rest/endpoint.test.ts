@@ -6,7 +6,13 @@ import { SlimPageDocument } from '../../src/generated/graphql/graphql.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Page } from '../../src/v2/records.js';
 import { edgePackages } from '../fixtures/edge-records.js';
-import { createListingTestDatabase, createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import {
+  createListingTestDatabase,
+  createTestDatabase,
+  engineName,
+  readingThrough,
+  type TestDatabase,
+} from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 let db: TestDatabase;
@@ -180,19 +186,17 @@ describe(`the v2 listing endpoint on ${engineName}`, () => {
       throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
     };
     const buggy = createApp({
-      db: {
-        ...db,
-        read: {
-          session: () => ({
-            query: failing,
-            withListing: failing,
-            knownListing: () => undefined,
-            moved: false,
-            end: async () => {},
-          }),
-          single: failing,
-        },
-      },
+      db: readingThrough(db, {
+        session: () => ({
+          query: failing,
+          withListing: failing,
+          knownListing: () => undefined,
+          moved: false,
+          lost: false,
+          end: async () => {},
+        }),
+        single: failing,
+      }),
     });
     const response = await buggy.fetch(`${ORIGIN}${PATH}?seed=1`);
     expect(response.status).toBe(500);

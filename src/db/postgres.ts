@@ -1,0 +1,164 @@
+// PostgreSQL: the primary (DATABASE_URL), which writes go to and reads fall back to; read replicas
+// (DATABASE_REPLICA_URLS), which requests read from while they keep up (src/db/replicas.ts); and the direct
+// connection (DATABASE_DIRECT_URL, else DATABASE_URL) for the work that needs a session of its own: migrations and
+// the start-up lock. Behind a pooler in transaction mode (DATABASE_POOLER=transaction, e.g. PgBouncer) nothing
+// relies on a session across transactions: statements are not prepared by name (a name lives on one server
+// connection, and the next transaction may get another), and no setting is sent at connection time (the pooler
+// refuses them; statement_timeout is then the pooler's or the role's).
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { type Config, loadConfig, type PoolSettings } from '../config.js';
+import { DatabaseUnavailableError, faultReason, healthOf, isUnavailable } from './faults.js';
+import { postgresReadPath } from './postgres-read.js';
+import { type PoolGauges, type ReadTarget, routeReads } from './replicas.js';
+import { LISTING_VERSION } from './sql.js';
+import type { StatementObserver } from './statements.js';
+
+export type PostgresConfig = Extract<Config['database'], { kind: 'postgresql' }>;
+
+export interface PostgresOptions {
+  pool?: PoolSettings;
+  waitMs?: number;
+  onWait?: (line: string) => void;
+}
+
+/** Taken by every instance while it migrates and seeds at start ("listing" in ASCII). */
+const STARTUP_LOCK = 0x6c697374;
+const APPLICATION = 'package-listing-gateway';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** host:port/database, never the credentials. */
+export function describeServer(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+}
+
+function newPool(url: string, settings: PoolSettings, pooled: boolean, max = settings.size): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    idleTimeoutMillis: settings.idleTimeoutMs,
+    keepAlive: settings.keepAliveMs > 0,
+    keepAliveInitialDelayMillis: settings.keepAliveMs,
+    application_name: APPLICATION,
+    // Every statement is bounded on the server too; a transaction left open by a request that never finished is
+    // ended by the server itself. A pooler refuses these at connection time.
+    ...(pooled ? {} : { statement_timeout: settings.statementTimeoutMs, idle_in_transaction_session_timeout: 60_000 }),
+  });
+  pool.on('error', () => {}); // an idle client's error surfaces on the next query instead of crashing
+  return pool;
+}
+
+async function waitForPostgres(pool: pg.Pool, url: string, options: PostgresOptions, timeoutMs: number) {
+  const started = Date.now();
+  let lastSaid = 0;
+  for (;;) {
+    try {
+      await pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
+      return;
+    } catch (error) {
+      const waited = Date.now() - started;
+      const why = faultReason(error);
+      if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
+        const after = waited >= 1000 ? ` after ${Math.round(waited / 1000)} s` : '';
+        throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
+      }
+      if (lastSaid === 0 || Date.now() - lastSaid >= 5000) {
+        options.onWait?.(`waiting for PostgreSQL at ${describeServer(url)} (${why})`);
+        lastSaid = Date.now();
+      }
+      await sleep(1000);
+    }
+  }
+}
+
+const gauges = (pool: pg.Pool): PoolGauges => ({
+  total: () => pool.totalCount,
+  idle: () => pool.idleCount,
+  waiting: () => pool.waitingCount,
+});
+
+export async function openPostgres(config: PostgresConfig, observer: StatementObserver, options: PostgresOptions) {
+  const settings = options.pool ?? loadConfig({}).pool;
+  const pooled = config.pooler === 'transaction';
+  const directUrl = config.directUrl ?? config.url;
+  const pool = newPool(config.url, settings, pooled);
+  try {
+    await waitForPostgres(pool, config.url, options, settings.queryTimeoutMs);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+  const target = (role: string, targetPool: pg.Pool, replica: boolean): ReadTarget => ({
+    role,
+    pool: gauges(targetPool),
+    read: postgresReadPath(targetPool, observer, settings, {
+      named: !pooled,
+      onLost: replica ? () => router.lost(role) : undefined,
+    }),
+    version: async () => {
+      const result = await targetPool.query({
+        text: LISTING_VERSION.text,
+        query_timeout: 1000,
+      } as pg.QueryConfig);
+      return String(result.rows[0]?.version);
+    },
+  });
+  const replicaPools = (config.replicaUrls ?? []).map((url) => newPool(url, settings, pooled));
+  const router = await routeReads(
+    target('primary', pool, false),
+    replicaPools.map((replicaPool, i) => target(`replica ${i + 1}`, replicaPool, true)),
+    config.replicaMaxLagMs ?? 10_000,
+  );
+  return {
+    factory: new PrismaPg(pool),
+    /** The direct connection, one session of its own (migrations: see Database.withOwnSession). */
+    ownSessionFactory: async () => {
+      const single = newPool(directUrl, settings, pooled && config.directUrl === undefined, 1);
+      return { factory: new PrismaPg(single), close: () => single.end() };
+    },
+    read: postgresReadPath(pool, observer, settings, { named: !pooled }),
+    router,
+    health: async (timeoutMs: number) => {
+      const check = () => pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
+      const reason = await healthOf(check, timeoutMs, 'PostgreSQL');
+      // The primary away, reads still have a replica: ready (imports wait for the primary).
+      if (reason && router.statuses().some((status) => status.role !== 'primary' && status.serving)) return null;
+      return reason;
+    },
+    pool: gauges(pool),
+    /**
+     * Migrations and seeding one instance at a time: a transaction-scoped advisory lock, held by a transaction
+     * on the direct connection while `work` runs (a session-level lock taken through a pooler could stay held by
+     * a server connection the pooler keeps).
+     */
+    async withStartupLock<T>(work: () => Promise<T>, onWait?: (line: string) => void): Promise<T> {
+      const client = new pg.Client({ connectionString: directUrl, application_name: APPLICATION });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await client.query('BEGIN');
+        let said = false;
+        while (
+          !(await client.query('SELECT pg_try_advisory_xact_lock($1) AS locked', [STARTUP_LOCK])).rows[0]?.locked
+        ) {
+          if (!said) onWait?.('waiting for another instance to finish migrating and seeding');
+          said = true;
+          await sleep(250);
+        }
+        try {
+          return await work();
+        } finally {
+          await client.query('COMMIT').catch(() => {});
+        }
+      } finally {
+        await client.end().catch(() => {});
+      }
+    },
+    close: async () => {
+      router.close();
+      await Promise.all([pool.end(), ...replicaPools.map((replicaPool) => replicaPool.end())]);
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// Through PgBouncer in transaction pooling mode (Debian's package), 8 clients at once: every page is answered.
+// Without DATABASE_POOLER=transaction the same load fails (a statement prepared by name lives on one server
+// connection, and the pooler hands the next transaction another), which shows the test exercises the pooling.
+// PostgreSQL only (TEST_DATABASE_URL); PgBouncer must be installed (apt-get install pgbouncer; CI installs it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/client.js';
+import { seedDemoData } from '../../src/demo/seed.js';
+import { createPostgresDatabaseUrl, onPostgres } from '../helpers/database.js';
+import { type ServedApp, send, serveApp } from '../helpers/http-server.js';
+import { type Bouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
+
+const inCi = process.env.CI === 'true';
+const runs = onPostgres && (pgbouncerInstalled() || inCi);
+if (onPostgres && !runs) console.warn('PgBouncer test skipped: no pgbouncer (apt-get install pgbouncer).');
+
+let database: { url: string; drop: () => Promise<void> };
+let bouncer: Bouncer;
+const opened: Database[] = [];
+const served: ServedApp[] = [];
+
+beforeAll(async () => {
+  if (!runs) return;
+  if (!pgbouncerInstalled()) throw new Error('CI=true and no pgbouncer: apt-get install pgbouncer');
+  database = await createPostgresDatabaseUrl();
+  const direct = await openDatabase({ kind: 'postgresql', url: database.url });
+  await seedDemoData(direct, { packages: 60 });
+  await direct.close();
+  const target = new URL(database.url);
+  bouncer = await startPgBouncer({ host: target.hostname, port: Number(target.port || 5432) }, 3);
+});
+afterAll(async () => {
+  for (const app of served) await app.close();
+  for (const db of opened) await db.close();
+  await bouncer?.stop();
+  await database?.drop();
+});
+
+async function appThrough(pooler: 'none' | 'transaction'): Promise<ServedApp> {
+  const name = new URL(database.url).pathname.slice(1);
+  const db = await openDatabase(
+    { kind: 'postgresql', url: bouncer.url(name), pooler, directUrl: database.url },
+    { writes: false },
+  );
+  opened.push(db);
+  const app = await serveApp(db, { rateLimit: { requests: 0, windowMs: 60_000 }, responseCacheBytes: 0 });
+  served.push(app);
+  return app;
+}
+
+const FULL = '{ packages(limit: 10, seed: 5) { count results { id photographer { name } images { id } } } }';
+
+/** 8 clients at once, each asking 30 times for a v2 page and a GraphQL page; the statuses of all answers. */
+async function pagePairs(app: ServedApp): Promise<number[]> {
+  const statuses: number[] = [];
+  await Promise.all(
+    Array.from({ length: 8 }, async (_, client) => {
+      for (let i = 0; i < 30; i++) {
+        const seed = client * 100 + i;
+        const v2 = await send(app.url, {
+          method: 'GET',
+          path: `/v2/local-package-list/?limit=5&seed=${seed}`,
+          headers: {},
+        });
+        const graphql = await send(app.url, {
+          method: 'POST',
+          path: '/graphql',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: FULL.replace('seed: 5', `seed: ${seed}`) }),
+        });
+        statuses.push(v2.status, graphql.body.includes('"errors"') ? 500 : graphql.status);
+      }
+    }),
+  );
+  return statuses;
+}
+
+describe.runIf(runs)('through PgBouncer in transaction mode', () => {
+  it('answers every page, 8 clients at once (DATABASE_POOLER=transaction)', async () => {
+    const statuses = await pagePairs(await appThrough('transaction'));
+    expect(statuses).toHaveLength(480);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+  });
+
+  it('fails without it: statements prepared by name meet other server connections', async () => {
+    const statuses = await pagePairs(await appThrough('none'));
+    expect(statuses.filter((status) => status !== 200).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,100 @@
+// PgBouncer (Debian's package) in transaction pooling mode, started by a test in a directory of its own on a free
+// loopback port, in front of a PostgreSQL server; stopped by its PID. PgBouncer refuses to run as root: under
+// root it runs as the postgres user.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const PGBOUNCER = '/usr/sbin/pgbouncer';
+
+export const pgbouncerInstalled = () => existsSync(PGBOUNCER);
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The command line, as the postgres user when this process is root. */
+export function asPostgres(command: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+export interface Bouncer {
+  port: number;
+  /** The URL of `database` through the pooler. */
+  url(database: string): string;
+  stop(): Promise<void>;
+}
+
+/** PgBouncer in front of `host:port` in transaction mode, with `size` server connections per database. */
+export async function startPgBouncer(target: { host: string; port: number }, size = 4): Promise<Bouncer> {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const ini = join(dir, 'pgbouncer.ini');
+  writeFileSync(join(dir, 'users.txt'), '"postgres" ""\n');
+  writeFileSync(
+    ini,
+    [
+      '[databases]',
+      `* = host=${target.host} port=${target.port}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      `default_pool_size = ${size}`,
+      'max_client_conn = 200',
+      // What clients commonly send at connection time, accepted and dropped, as poolers are usually set up.
+      'ignore_startup_parameters = extra_float_digits,statement_timeout,idle_in_transaction_session_timeout,options',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+      `pidfile = ${join(dir, 'pgbouncer.pid')}`,
+      '',
+    ].join('\n'),
+  );
+  chmodSync(ini, 0o644);
+  const [command, args] = asPostgres(PGBOUNCER, [ini]);
+  const child: ChildProcess = spawn(command, args, { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    try {
+      execFileSync('pg_isready', ['-h', '127.0.0.1', '-p', String(port), '-q'], { stdio: 'ignore' });
+      break;
+    } catch {
+      if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    port,
+    url: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+    async stop() {
+      // By its own PID (runuser may not pass the signal on), then the wrapper.
+      const pidfile = join(dir, 'pgbouncer.pid');
+      if (existsSync(pidfile)) {
+        try {
+          process.kill(Number(readFileSync(pidfile, 'utf8').trim()), 'SIGTERM');
+        } catch {
+          // gone already
+        }
+      }
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
