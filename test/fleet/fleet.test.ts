@@ -1,0 +1,259 @@
+// The gateway as a fleet, every part a real process on loopback: a private PostgreSQL primary and streaming
+// standby, PgBouncer in transaction mode in front of each, a private Redis, two gateway instances (the compiled
+// server, started at once) and HAProxy running deploy/haproxy.cfg. Steady load goes through HAProxy while an
+// import lands on the primary and the standby, one instance and Redis are stopped in turn. Bounded: a few seconds
+// per phase; everything is stopped by PID at the end. Runs with the PostgreSQL suite (TEST_DATABASE_URL), once;
+// needs Debian's postgresql, pgbouncer, haproxy and redis-server (CI installs them).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../helpers/database.js';
+import { fleetToolsInstalled, type Process, startHaproxy, startRedis } from '../helpers/fleet.js';
+import { send } from '../helpers/http-server.js';
+import { type Bouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
+import { type Replication, replicationInstalled, startReplication } from '../helpers/replication.js';
+import { runScript, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { type LoadRun, type Outcome, startLoad } from './load.js';
+import { GATEWAYS, gatewayEnvironment } from './topology.js';
+
+const inCi = process.env.CI === 'true';
+const installed = replicationInstalled() && pgbouncerInstalled() && fleetToolsInstalled();
+const runs = onPostgres && (installed || inCi);
+if (onPostgres && !runs) console.warn('fleet test skipped: apt-get install pgbouncer haproxy redis-server');
+
+const PACKAGES = 120;
+const MARK = 'imported ';
+let replication: Replication;
+const bouncers: Bouncer[] = [];
+let redis: Process;
+let gateways: ServerProcess[] = [];
+let haproxy: Process & { output(): string };
+let work: string;
+/** What the note reports: requests and failures per phase, times to recover, replica lag seen. */
+const figures: Record<string, unknown> = {};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(async () => {
+  if (!runs) return;
+  if (!installed) throw new Error('CI=true: apt-get install pgbouncer haproxy redis-server');
+  work = mkdtempSync(join(tmpdir(), 'fleet-'));
+  replication = await startReplication();
+  bouncers.push(await startPgBouncer({ host: '127.0.0.1', port: replication.primary.port }, 4));
+  bouncers.push(await startPgBouncer({ host: '127.0.0.1', port: replication.standby.port }, 4));
+  redis = await startRedis();
+  const env = {
+    ...gatewayEnvironment({
+      pooledPrimary: bouncers[0]?.url('postgres') as string,
+      pooledReplica: bouncers[1]?.url('postgres') as string,
+      directPrimary: replication.primary.url('postgres'),
+      redis: `redis://127.0.0.1:${redis.port}`,
+      publicUrl: 'http://listing.example',
+    }),
+    REPLICA_MAX_LAG: '2',
+    SEED_PACKAGES: String(PACKAGES),
+    RATE_LIMIT: '0',
+    SHUTDOWN_TIMEOUT: '5',
+  };
+  // Both at once: one migrates and seeds under the start-up lock, the other waits for it.
+  gateways = await Promise.all(Array.from({ length: GATEWAYS }, () => startServer(env)));
+  haproxy = await startHaproxy(gateways.map((g) => new URL(g.url).host) as [string, string]);
+  const started = Date.now();
+  while (!(await replicaServingOnEvery(gateways)) || !(await bothUpBehind(haproxy))) {
+    if (Date.now() - started > 30_000) throw new Error(`the fleet was not up within 30 s: ${haproxy.output()}`);
+    await sleep(200);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  console.log(`fleet figures: ${JSON.stringify(figures)}`);
+  await haproxy?.stop();
+  for (const gateway of gateways) await gateway.stop('SIGKILL');
+  await redis?.stop();
+  for (const bouncer of bouncers) await bouncer.stop();
+  replication?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 60_000);
+
+interface DatabaseHealth {
+  role: string;
+  reachable: boolean;
+  serving: boolean;
+  lagSeconds?: number;
+}
+
+async function databases(gateway: ServerProcess): Promise<DatabaseHealth[]> {
+  const answer = await fetch(`${gateway.url}/healthz`, { signal: AbortSignal.timeout(2000) });
+  return ((await answer.json()) as { databases?: DatabaseHealth[] }).databases ?? [];
+}
+
+async function replicaServingOnEvery(fleet: ServerProcess[]): Promise<boolean> {
+  for (const gateway of fleet) {
+    const replica = (await databases(gateway).catch(() => []))[1];
+    if (!replica?.serving) return false;
+  }
+  return true;
+}
+
+/** Whether HAProxy sends requests to both instances: two answers in a row from different ones. */
+async function bothUpBehind(balancer: Process): Promise<boolean> {
+  const servedBy = new Set<string | null>();
+  for (let i = 0; i < 4; i++) {
+    const answer = await fetch(`http://127.0.0.1:${balancer.port}/healthz`).catch(() => undefined);
+    if (answer?.status !== 200) return false;
+    servedBy.add(answer.headers.get('x-served-by'));
+  }
+  return servedBy.size === 2;
+}
+
+/** Requests each instance sent to each database so far (db_routed_requests_total). */
+async function routed(gateway: ServerProcess): Promise<Record<string, number>> {
+  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const counts: Record<string, number> = {};
+  for (const match of text.matchAll(/^db_routed_requests_total\{role="([^"]+)"\} (\d+)$/gm)) {
+    counts[match[1] as string] = Number(match[2]);
+  }
+  return counts;
+}
+
+function summary(outcomes: Outcome[]) {
+  const failed = outcomes.filter((o) => !o.ok);
+  return { requests: outcomes.length, failed: failed.length, failures: failed.slice(0, 5).map((o) => o.problem) };
+}
+
+/** Runs the load through HAProxy for `ms`, with `during` started after `after` ms. */
+async function underLoad(ms: number, during?: () => Promise<void>, after = 500): Promise<LoadRun> {
+  const load = startLoad(`http://127.0.0.1:${haproxy.port}`, { clients: 4, mark: MARK });
+  await sleep(after);
+  await during?.();
+  await sleep(Math.max(0, ms - after));
+  return load.stop();
+}
+
+describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instances behind HAProxy', () => {
+  it('reads every page from the standby: the primary serves none while it is healthy', async () => {
+    const before = await Promise.all(gateways.map(routed));
+    const run = await underLoad(3000);
+    const after = await Promise.all(gateways.map(routed));
+    figures.steady = summary(run.outcomes);
+    expect(summary(run.outcomes).failed).toBe(0);
+    for (const [i, counts] of after.entries()) {
+      expect(counts.primary).toBe(before[i]?.primary);
+      expect(counts['replica 1']).toBeGreaterThan(before[i]?.['replica 1'] ?? 0);
+    }
+  }, 20_000);
+
+  it('serves an answer cached by one instance from the other', async () => {
+    const ask = { method: 'GET', path: '/v2/local-package-list/?limit=7&offset=3&seed=987654' };
+    const headers = { accept: 'application/json' };
+    const [one, two] = gateways as [ServerProcess, ServerProcess];
+    const first = await send(one.url, { ...ask, headers });
+    expect(first.headers['x-cache']).toBe('miss');
+    // The first instance stores it in Redis once it has answered.
+    let second = await send(two.url, { ...ask, headers });
+    for (let i = 0; i < 20 && second.headers['x-cache'] !== 'hit'; i++) {
+      await sleep(50);
+      second = await send(two.url, { ...ask, headers });
+    }
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.body.toString()).toBe(first.body.toString());
+    expect(second.body.toString()).toContain('http://listing.example/v2/local-package-list/?limit=7');
+  });
+
+  it('serves an import on the primary from both instances once the standby replays it, never a mixed page', async () => {
+    // Every title changed: an answer mixing the two versions would show some titles of each.
+    const records = await allRecords(gateways[0] as ServerProcess);
+    expect(records).toHaveLength(PACKAGES);
+    const file = join(work, 'import.json');
+    writeFileSync(file, JSON.stringify(records.map((r) => ({ ...r, title: `${MARK}${r.title}` }))));
+    let imported = 0;
+    const lags: number[] = [];
+    const seenBy: number[] = [];
+    const run = await underLoad(
+      500,
+      async () => {
+        const result = await runScript('src/cli/import.ts', { DATABASE_URL: replication.primary.url('postgres') }, [
+          file,
+        ]);
+        expect(result.code, result.stderr).toBe(0);
+        imported = Date.now();
+        // Until every instance answers with the imported listing.
+        for (const gateway of gateways) {
+          for (;;) {
+            lags.push(...(await databases(gateway)).map((d) => d.lagSeconds ?? 0));
+            const page = await (await fetch(`${gateway.url}/v2/local-package-list/?limit=5&seed=11`)).json();
+            if ((page as { results: { title: string }[] }).results.every((r) => r.title.startsWith(MARK))) break;
+            expect(Date.now() - imported).toBeLessThan(10_000);
+            await sleep(50);
+          }
+          seenBy.push(Date.now() - imported);
+        }
+      },
+      500,
+    );
+    figures.import = {
+      ...summary(run.outcomes),
+      servedByBothAfterMs: Math.max(...seenBy),
+      maxLagSeconds: Math.max(...lags),
+    };
+    expect(run.outcomes.filter((o) => o.mixed)).toEqual([]);
+    expect(summary(run.outcomes).failed).toBe(0);
+    // Both versions were served while the import landed, each whole.
+    expect(run.outcomes.some((o) => o.version === 'new')).toBe(true);
+  }, 40_000);
+
+  it('costs no request when the standby stops; reads go to the primary', async () => {
+    let stoppedAt = 0;
+    let skippedAfterMs = 0;
+    const run = await underLoad(6000, async () => {
+      replication.standby.stop('immediate');
+      stoppedAt = Date.now();
+      // Until every instance has stopped reading from it (a read that fails there skips it at once).
+      for (const gateway of gateways) {
+        while ((await databases(gateway))[1]?.serving) await sleep(20);
+      }
+      skippedAfterMs = Date.now() - stoppedAt;
+    });
+    const late = run.outcomes.filter((o) => o.at - stoppedAt > 5000);
+    figures.standbyStopped = { ...summary(run.outcomes), requestsAfter5s: late.length, skippedAfterMs };
+    expect(summary(run.outcomes).failed).toBe(0);
+    expect(late.length).toBeGreaterThan(0);
+    for (const gateway of gateways) {
+      expect((await databases(gateway))[1]).toMatchObject({ reachable: false, serving: false });
+    }
+    const counts = await routed(gateways[0] as ServerProcess);
+    expect(counts.primary).toBeGreaterThan(0);
+  }, 20_000);
+
+  it('costs at most the requests in flight on an instance that stops', async () => {
+    let exitCode: number | null = null;
+    const run = await underLoad(4000, async () => {
+      exitCode = await (gateways[1] as ServerProcess).stop('SIGTERM');
+    });
+    figures.instanceStopped = summary(run.outcomes);
+    expect(exitCode).toBe(0);
+    expect(summary(run.outcomes).failed).toBeLessThanOrEqual(4);
+    gateways = gateways.slice(0, 1);
+  }, 30_000);
+
+  it('costs no request when Redis stops', async () => {
+    const run = await underLoad(4000, () => redis.stop());
+    figures.redisStopped = summary(run.outcomes);
+    expect(summary(run.outcomes).failed).toBe(0);
+    const health = await (await fetch(`${gateways[0]?.url}/healthz`)).json();
+    expect(health).toMatchObject({ status: 'ok', redis: 'unreachable' });
+  }, 20_000);
+});
+
+/** Every listed package as the v2 door shows it, page by page. */
+async function allRecords(gateway: ServerProcess): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  let next: string | null = `${gateway.url}/v2/local-package-list/?limit=100&seed=1`;
+  while (next) {
+    const page = (await (await fetch(next)).json()) as { next: string | null; results: Record<string, unknown>[] };
+    records.push(...page.results);
+    // The links name the public address (PUBLIC_URL); the same path at this instance.
+    next = page.next && `${gateway.url}${new URL(page.next).pathname}${new URL(page.next).search}`;
+  }
+  return records;
+}
