@@ -1,6 +1,8 @@
 // The SchemaBuilder and its configuration: plugins, scalars, defaults. No types or fields here.
 import SchemaBuilder from '@pothos/core';
 import ComplexityPlugin from '@pothos/plugin-complexity';
+import DirectivesPlugin from '@pothos/plugin-directives';
+import FederationPlugin from '@pothos/plugin-federation';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { Kind } from 'graphql';
@@ -38,7 +40,8 @@ export const builder = new SchemaBuilder<{
     JSON: { Input: JsonValue; Output: unknown };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ComplexityPlugin, PrismaPlugin],
+  // Federation after the plugins that wrap resolvers (scope-auth), as its documentation asks.
+  plugins: [ScopeAuthPlugin, ComplexityPlugin, PrismaPlugin, DirectivesPlugin, FederationPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => ({ private: ctx.scopes.has('private') }),

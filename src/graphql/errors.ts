@@ -10,6 +10,11 @@ export function badUserInput(message: string) {
 /** Any case: an identifier is found in lower case, as stored. */
 const UUID = new RegExp(UUID_PATTERN.source, 'i');
 
+/** The identifier as stored (lower case), or null when it is not a UUID. */
+export function uuidOrNull(value: unknown): string | null {
+  return typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : null;
+}
+
 export function requireUuid(value: string, argument: string): string {
   if (!UUID.test(value))
     throw badUserInput(`${argument} must be a UUID such as "3f2504e0-4f89-41d3-9a0c-0305e82c3301"`);

@@ -20,6 +20,10 @@ function loaderPerFields<K, V>(batch: (fields: PackageFields) => DataLoader.Batc
 export function createLoaders(store: Store) {
   return {
     photographer: new DataLoader((ids: readonly string[]) => store.photographers(ids)),
+    /** Photographers with a listed package, by id (the photographer query and federation's references). */
+    listedPhotographer: new DataLoader((ids: readonly string[]) => store.listedPhotographers(ids)),
+    /** Listed packages by id, with these fields (the package query and federation's references). */
+    listedPackage: loaderPerFields((fields) => (ids: readonly string[]) => store.listedPackages(ids, fields)),
     photographerPositions: new DataLoader((ids: readonly string[]) => store.photographerPositions(ids)),
     /** The package at a listing position, with these fields: one loader per set of fields. */
     packageAtPosition: loaderPerFields(

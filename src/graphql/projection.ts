@@ -26,10 +26,16 @@ function fieldReads(field: GraphQLField<unknown, unknown>): readonly string[] | 
 /**
  * The Package model fields the selection below the resolving field needs (`through`: the fields between it
  * and the packages, e.g. ['node'] under `edges`); null when it needs them all. The id is always read.
+ * `as`: the object type the selection is collected for, where the field returns an abstract type (federation's
+ * `_entities`, whose packages are selected with `... on Package`).
  */
-export function selectedPackageFields(info: GraphQLResolveInfo, through: readonly string[] = []): string[] | null {
+export function selectedPackageFields(
+  info: GraphQLResolveInfo,
+  through: readonly string[] = [],
+  as?: string,
+): string[] | null {
   let nodes: readonly FieldNode[] = info.fieldNodes;
-  let type = getNamedType(info.returnType);
+  let type = as ? info.schema.getType(as) : getNamedType(info.returnType);
   for (const name of through) {
     if (!isObjectType(type)) return null;
     const below: FieldNode[] = [];

@@ -56,11 +56,11 @@ const page = (fields: PackageFields) =>
      WHERE e.position = ANY($1::int[])`,
   );
 
-const listedPackage = (fields: PackageFields) =>
+const listedPackages = (fields: PackageFields) =>
   projected(
-    'listed_package',
+    'listed_packages',
     fields,
-    (columns) => `SELECT ${columns} FROM package p WHERE p.id = $1::uuid AND p.status = 1`,
+    (columns) => `SELECT ${columns} FROM package p WHERE p.id = ANY($1::uuid[]) AND p.status = 1`,
   );
 
 const listedPackageBySlug = (fields: PackageFields) =>
@@ -92,10 +92,10 @@ const PHOTOGRAPHERS = statement(
   `SELECT ${PROFILE} FROM photographer ph WHERE ph.id = ANY($1::uuid[])`,
 );
 
-const LISTED_PHOTOGRAPHER = statement(
-  'listed_photographer',
+const LISTED_PHOTOGRAPHERS = statement(
+  'listed_photographers',
   `SELECT ${PROFILE} FROM photographer ph
-   WHERE ph.id = $1::uuid AND EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ph.id AND p.status = 1)`,
+   WHERE ph.id = ANY($1::uuid[]) AND EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ph.id AND p.status = 1)`,
 );
 
 /** A package's ordered list of shared records: the link table's rows joined to the records. */
@@ -199,9 +199,11 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       return positions.length === 0 ? [] : (await packagesAtPositions(positions, fields)).rows;
     },
 
-    async listedPackage(id: string, fields: PackageFields): Promise<PackageRow | null> {
-      const [row] = await sql.query<PackageRow>(listedPackage(fields), [id]);
-      return row ?? null;
+    /** Listed packages by id (UUIDs), with these fields, in key order; null where none is listed. */
+    async listedPackages(ids: readonly string[], fields: PackageFields): Promise<(PackageRow | null)[]> {
+      const rows = await sql.query<PackageRow>(listedPackages(fields), [ids]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
     },
 
     async listedPackageBySlug(slug: string, fields: PackageFields): Promise<PackageRow | null> {
@@ -253,9 +255,11 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       return photographerIds.map((id) => groups.get(id) ?? []);
     },
 
-    async listedPhotographer(id: string): Promise<PhotographerProfile | null> {
-      const [row] = await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHER, [id]);
-      return row ?? null;
+    /** Photographers with at least one listed package, by id (UUIDs), in key order; null where there is none. */
+    async listedPhotographers(ids: readonly string[]): Promise<(PhotographerProfile | null)[]> {
+      const rows = await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHERS, [ids]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id) ?? null);
     },
 
     /** Photographers with their profiles, in key order; null where there is none. */

@@ -124,7 +124,7 @@ builder.queryType({
           throw badUserInput('package takes exactly one of id and urlSlug');
         }
         const fields = selectedPackageFields(info);
-        if (args.id != null) return ctx.store.listedPackage(requireUuid(String(args.id), 'id'), fields);
+        if (args.id != null) return ctx.loaders.listedPackage(fields).load(requireUuid(String(args.id), 'id'));
         const slug = args.urlSlug as string;
         if (slug.length > 200) throw badUserInput(`urlSlug may be at most 200 characters long, got ${slug.length}`);
         if (slug.includes('\0'))
@@ -137,7 +137,7 @@ builder.queryType({
       nullable: true,
       description: 'A photographer with at least one listed package, by id; null when there is none.',
       args: { id: t.arg.id({ required: true, description: 'Photographer id (UUID).' }) },
-      resolve: (_root, args, ctx) => ctx.store.listedPhotographer(requireUuid(String(args.id), 'id')),
+      resolve: (_root, args, ctx) => ctx.loaders.listedPhotographer.load(requireUuid(String(args.id), 'id')),
     }),
   }),
 });
