@@ -22,6 +22,7 @@ import { reportWithheldFields } from './graphql/private-fields.js';
 import { readSessions } from './graphql/read-session.js';
 import { wellFormedParams } from './graphql/request-params.js';
 import { schema } from './graphql/schema.js';
+import { tracePhases } from './graphql/tracing.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
 import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
@@ -37,6 +38,7 @@ import { createMatchSets } from './listing/matches.js';
 import { lastSeenListing } from './listing/store.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
+import { tracingOn } from './tracing.js';
 
 /** The part of the configuration the app itself reads. */
 export type AppSettings = Pick<
@@ -165,6 +167,8 @@ export function createApp({
       ...jitForRepeatedDocuments(),
       readSessions(),
       executionDeadline(settings.requestTimeoutMs),
+      // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
+      ...(tracingOn() ? [tracePhases()] : []),
       { onDispose: () => redis?.close() },
     ],
     // Unexpected errors reach clients as "Unexpected error." (yoga's masking) and the log in full.

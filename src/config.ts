@@ -26,6 +26,8 @@ const redisUrl = serviceUrl(
   'must be a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379',
 );
 
+const httpUrl = serviceUrl(['http:', 'https:'], 'must be an http:// or https:// URL, e.g. http://otel-collector:4318');
+
 const wholeNumber = (min: number, max: number) =>
   z
     .string()
@@ -145,6 +147,10 @@ export const environment = z.object({
   RATE_LIMIT_WINDOW: seconds(1, 86_400).default(60_000),
   REDIS_URL: redisUrl.optional(),
   REDIS_TIMEOUT: seconds(0.001, 10).default(50),
+  // OpenTelemetry's own variables, the ones that turn tracing on (the exporter reads the rest itself).
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl.optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('package-listing-gateway'),
 });
 
 /** What one operation may ask for; checked before it runs (see src/graphql/limits.ts). */
@@ -231,6 +237,8 @@ export type Config = {
   redisUrl: string | undefined;
   /** How long a Redis command may take before the request goes on without Redis. */
   redisTimeoutMs: number;
+  /** OpenTelemetry traces: on when an OTLP endpoint is set (src/tracing.ts). */
+  tracing: { endpoint: string | undefined; serviceName: string };
 };
 
 export class ConfigError extends Error {}
@@ -305,6 +313,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: { requests: e.RATE_LIMIT, windowMs: e.RATE_LIMIT_WINDOW },
     redisUrl: e.REDIS_URL,
     redisTimeoutMs: e.REDIS_TIMEOUT,
+    tracing: {
+      endpoint: e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
   };
 }
 

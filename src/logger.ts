@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
+import { activeTraceIds } from './tracing.js';
 
 export type { Logger };
 
@@ -36,7 +37,8 @@ export function createLogger({ level, format = 'json', destination: into }: Logg
       formatters: { level: (label) => ({ level: label }) },
       mixin: () => {
         const request = requestContext.getStore();
-        return request ? { requestId: request.requestId } : {};
+        const ids = activeTraceIds();
+        return request ? { requestId: request.requestId, ...ids } : (ids ?? {});
       },
       serializers: {
         err: (error: Error) => {

@@ -7,17 +7,22 @@ import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
+import { traceRequests } from './http/tracing.js';
 import { onStop, type StopReason } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
+import { startTracing } from './tracing.js';
 
 async function serve(config: Config, log: Logger): Promise<void> {
   const lifecycle = { stopping: false };
+  const stopTracing = await startTracing(config.tracing);
+  if (stopTracing) log.info(`tracing: OpenTelemetry traces to ${config.tracing.endpoint}`);
   const db = await prepareDatabase(config, log);
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
   const app = createApp({ db, logger: log, publicBase: (request) => publicBase(request), settings: config, lifecycle });
-  const server = createServer(guardEdge(app, config));
+  const edge = guardEdge(app, config);
+  const server = createServer(stopTracing ? traceRequests(edge) : edge);
   // A client gets this long to send its headers, and its whole request; slower ones are cut off.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -61,6 +66,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     try {
       await app.dispose();
       await db.close();
+      await stopTracing?.().catch(() => log.warn('the last traces could not be sent'));
     } catch (error) {
       clean = false;
       log.error(`the database did not close cleanly: ${describeStartupFailure(error)}`);

@@ -17,6 +17,7 @@ import type { ReadPath } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import { addVary, encodingFor } from '../http/compression.js';
 import { readListingVersion } from '../listing/version.js';
+import { inSpan } from '../tracing.js';
 import type { Answer, AnswerStore } from './answers.js';
 import { describesBody, etagOf, noneMatches } from './conditional.js';
 import { isAnonymous, requestKey, scopeOf } from './keys.js';
@@ -123,7 +124,11 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       const key = createHash('sha256').update(`${version}\n${id}`).digest('base64url');
       const pend = { key, cacheControl: isAnonymous(scope) ? options.cacheControl : 'private, no-cache' };
       pending.set(request, pend);
-      const entry = await options.store.get(key);
+      const entry = await inSpan('cache lookup', {}, async (span) => {
+        const found = await options.store.get(key);
+        span?.setAttribute('cache.result', found ? 'hit' : 'miss');
+        return found;
+      });
       if (!entry) return;
       const headers = new fetchAPI.Headers({ ...entry.headers });
       endResponse(await represent(request, pend, entry, headers, 'hit', fetchAPI.Response));

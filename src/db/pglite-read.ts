@@ -13,7 +13,7 @@ import {
   unwrapListing,
   withListingColumns,
 } from './sql.js';
-import type { StatementObserver } from './statements.js';
+import { type StatementObserver, statementSpan } from './statements.js';
 
 export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): ReadPath {
   /** Runs `sent` (by default the statement itself); observers see the statement as the store wrote it. */
@@ -25,7 +25,7 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
     observer.notify(statement.text);
     const started = performance.now();
     try {
-      return (await pglite.query<Row>(sent.text, params as unknown[])).rows;
+      return (await statementSpan(statement, 'pglite', () => pglite.query<Row>(sent.text, params as unknown[]))).rows;
     } catch (error) {
       throw pglite.closed ? new DatabaseUnavailableError('database unavailable: it is closed') : error;
     } finally {

@@ -18,7 +18,7 @@ import {
   unwrapListing,
   withListingColumns,
 } from './sql.js';
-import type { StatementObserver } from './statements.js';
+import { type StatementObserver, statementSpan } from './statements.js';
 
 export interface PostgresReadSettings {
   statementTimeoutMs: number;
@@ -74,12 +74,14 @@ class PostgresSession implements ReadSession {
     const started = performance.now();
     let result: pg.QueryResult;
     try {
-      result = await this.runner({
-        ...(sent.name ? { name: sent.name } : {}),
-        text: sent.text,
-        values: params as unknown[],
-        query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, this.deadline - Date.now() + 200)),
-      } as pg.QueryConfig);
+      result = await statementSpan(statement, 'postgresql', () =>
+        this.runner({
+          ...(sent.name ? { name: sent.name } : {}),
+          text: sent.text,
+          values: params as unknown[],
+          query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, this.deadline - Date.now() + 200)),
+        } as pg.QueryConfig),
+      );
     } catch (error) {
       const classified = classify(error);
       if (classified instanceof DatabaseUnavailableError && this.options.onLost) {
@@ -182,12 +184,14 @@ export function postgresReadPath(
       observer.notify(statement.text);
       const started = performance.now();
       try {
-        const result = await pool.query({
-          ...(statement.name && options.named ? { name: statement.name } : {}),
-          text: statement.text,
-          values: params as unknown[],
-          query_timeout: settings.queryTimeoutMs,
-        } as pg.QueryConfig);
+        const result = await statementSpan(statement, 'postgresql', () =>
+          pool.query({
+            ...(statement.name && options.named ? { name: statement.name } : {}),
+            text: statement.text,
+            values: params as unknown[],
+            query_timeout: settings.queryTimeoutMs,
+          } as pg.QueryConfig),
+        );
         return result.rows as Row[];
       } catch (error) {
         throw classify(error);

@@ -6,6 +6,7 @@ import type {
   SqlQuery,
   Transaction,
 } from '@prisma/driver-adapter-utils';
+import { inSpan, SpanKind } from '../tracing.js';
 
 export type StatementListener = (sql: string) => void;
 
@@ -79,4 +80,25 @@ export function observeStatements(
     connect: async (): Promise<SqlDriverAdapter> => observeQueryable(await factory.connect(), observer),
     connectToShadowDb: () => factory.connectToShadowDb(),
   };
+}
+
+/**
+ * A statement of the read path as a client span (when tracing is on: src/tracing.ts): named by the statement's
+ * name, with the database system and the rows it returned; never its parameter values.
+ */
+export function statementSpan<R extends { rows: unknown[] }>(
+  statement: { name?: string },
+  system: 'postgresql' | 'pglite',
+  run: () => Promise<R>,
+): Promise<R> {
+  const name = statement.name ?? 'statement';
+  return inSpan(
+    `SQL ${name}`,
+    { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.query.summary': name } },
+    async (span) => {
+      const result = await run();
+      span?.setAttribute('db.response.returned_rows', result.rows.length);
+      return result;
+    },
+  );
 }
