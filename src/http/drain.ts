@@ -43,11 +43,14 @@ export function drainable(server: Server): Drainer {
         NetServer.prototype.close.call(server, () => resolve('drained')),
       );
       for (const response of responses) if (!response.headersSent) response.shouldKeepAlive = false;
+      // When the grace ends, close after the event loop's next poll for input (setImmediate runs after it): a loop
+      // kept busy past the grace then reads the requests already sent before it calls their connections idle.
       const grace = setTimeout(
-        () => {
-          graceOver = true;
-          server.closeIdleConnections();
-        },
+        () =>
+          setImmediate(() => {
+            graceOver = true;
+            server.closeIdleConnections();
+          }),
         Math.min(IDLE_GRACE_MS, timeoutMs),
       );
       let timer: NodeJS.Timeout | undefined;
