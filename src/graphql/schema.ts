@@ -3,10 +3,10 @@
 
 import { fileURLToPath } from 'node:url';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { type GraphQLFieldConfig, printSchema } from 'graphql';
+import { printSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/query.js';
-import './types/entities.js';
+import { guardEntities } from './types/entities.js';
 
 export const schema = builder.toSubGraphSchema({
   sortSchema: false,
@@ -14,11 +14,7 @@ export const schema = builder.toSubGraphSchema({
   federationDirectives: ['@key'],
 });
 
-// Each representation is priced as an item of a page is: what is selected on it, once per representation.
-const entities = schema.getQueryType()?.getFields()._entities;
-if (!entities) throw new Error('the subgraph schema has no _entities field');
-(entities.extensions as GraphQLFieldConfig<unknown, unknown>['extensions'] & Record<string, unknown>).complexity =
-  (args: { representations?: unknown[] }) => ({ field: 1, multiplier: Math.max(1, args.representations?.length ?? 1) });
+guardEntities(schema);
 
 /** The subgraph schema as a registry or a router composes it (`_service { sdl }` gives the same). */
 export function subgraphSdl(): string {

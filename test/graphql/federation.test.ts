@@ -74,6 +74,20 @@ describe('the federation subgraph', () => {
     expect(upper).toMatchObject({ __typename: 'Package', id: ids[1]?.package });
   });
 
+  it('refuses with 400 a representation that names no entity of ours, before any SQL', async () => {
+    for (const [representations, message] of [
+      [[{ __typename: 'Nope', id: 'x' }], 'representations[0].__typename must be one of Package, Photographer'],
+      [[{ __typename: 'Package', id: ids[0]?.package }, 5], 'representations[1] must be an object'],
+      [['Package'], 'representations[0] must be an object'],
+    ] as const) {
+      const { result, statements } = await db.statements.record(() => graphql(app, ENTITIES, { representations }));
+      expect(result.status).toBe(400);
+      expect(result.body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+      expect(result.body.errors?.[0]?.message).toContain(message);
+      expect(statements).toEqual([]);
+    }
+  });
+
   it('prices each representation as a page item: 1,000 asking for every field are refused before any SQL', async () => {
     const query = `query($representations: [_Any!]!) { _entities(representations: $representations) { ... on Package { ...FullPackage } } }\n${EVERY_FIELD}`;
     const many = Array.from({ length: 1000 }, (_, i) => ({ __typename: 'Package', id: ids[i % 50]?.package }));
