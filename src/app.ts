@@ -1,7 +1,5 @@
 // The composition root: one yoga instance with GraphQL, the v2 door and the HTTP routes beside them, and every
 // cross-cutting guard. It never listens (see server.ts), so tests call `app.fetch(...)` directly.
-import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
@@ -13,6 +11,7 @@ import { answerUnavailable } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
 import { graphqlMatchSets } from './graphql/errors.js';
 import { graphiqlPage } from './graphql/graphiql.js';
+import { introspectionOff } from './graphql/introspection.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
 import { knownOperationNames } from './graphql/operations.js';
@@ -98,9 +97,7 @@ export function createApp({
           }),
         ]
       : [];
-  const introspectionOff: Plugin[] = settings.introspection
-    ? []
-    : [useDisableIntrospection(), blockFieldSuggestionsPlugin()];
+  const schemaHidden: Plugin[] = settings.introspection ? [] : introspectionOff();
   // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
   const graphiql: Plugin[] = settings.introspection ? [graphiqlPage()] : [];
   return createYoga<Record<string, unknown>, Context>({
@@ -159,7 +156,7 @@ export function createApp({
       // Before graphql-jit: nothing over a limit is compiled or run.
       operationLimits(settings.limits),
       answerUnavailable(),
-      ...introspectionOff,
+      ...schemaHidden,
       reportWithheldFields(),
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,

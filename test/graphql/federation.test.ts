@@ -46,6 +46,16 @@ describe('the federation subgraph', () => {
     expect(sdl).toMatch(/type Photographer\s+@key\(fields: "id"\)/);
   });
 
+  it('keeps its schema to itself when introspection is off: _service refused, _entities still served', async () => {
+    const hidden = createApp({ db, settings: { introspection: false, responseCacheBytes: 0 } });
+    const sdl = await graphql(hidden, '{ _service { sdl } }');
+    expect(sdl.status).toBe(400);
+    expect(sdl.body.errors?.[0]?.message).toContain('introspection is off');
+    const representations = [{ __typename: 'Package', id: ids[0]?.package }];
+    const entities = await graphql<{ _entities: Entity[] }>(hidden, ENTITIES, { representations });
+    expect(entities.body.data?._entities[0]?.id).toBe(ids[0]?.package);
+  });
+
   it('resolves 50 package references with photographer and images in at most 6 statements, in order', async () => {
     expect(ids).toHaveLength(50);
     const representations = ids.map((id) => ({ __typename: 'Package', id: id.package }));

@@ -1,0 +1,26 @@
+// GRAPHQL_INTROSPECTION=false: the schema is not given away. Besides introspection itself (yoga's plugin) and
+// "Did you mean" suggestions, that means federation's `{ _service { sdl } }`, which prints the whole schema: a
+// router composes from a supergraph file made with `npm run subgraph:sdl` instead.
+
+import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
+import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
+import { GraphQLError, type ValidationRule } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+
+const noServiceSdl: ValidationRule = (context) => ({
+  Field(node) {
+    if (node.name.value === '_service' && context.getParentType() === context.getSchema().getQueryType()) {
+      context.reportError(
+        new GraphQLError('The schema is not served here (introspection is off), _service included.', { nodes: node }),
+      );
+    }
+  },
+});
+
+export function introspectionOff(): Plugin[] {
+  return [
+    useDisableIntrospection(),
+    blockFieldSuggestionsPlugin(),
+    { onValidate: ({ addValidationRule }) => addValidationRule(noServiceSdl) },
+  ];
+}
