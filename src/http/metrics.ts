@@ -30,56 +30,49 @@ export function createMetrics(
   });
   statements.listenDurations((seconds) => dbDuration.observe(seconds));
   if (pool) {
-    // Each database by role: the primary alone, or with its replicas (src/db/replicas.ts).
-    const byRole = () => {
+    // Each database by role: the primary alone, or with its replicas (src/db/replicas.ts). The pool gauges are
+    // there without replicas too; the others only with them.
+    const withPrimary = () => {
       const statuses = databases();
       return statuses.length > 0
         ? statuses
         : [{ role: 'primary', pool, reachable: true, serving: true, lagSeconds: null, routed: 0 }];
     };
-    for (const [name, help, read] of [
+    for (const [name, help, read, of] of [
       [
         'db_pool_connections',
         'Connections the pool holds (in use and idle), by database.',
-        (p: PoolGauges) => p.total(),
+        (d) => d.pool.total(),
+        withPrimary,
       ],
-      ['db_pool_idle_connections', 'Connections the pool holds idle, by database.', (p: PoolGauges) => p.idle()],
-      ['db_pool_waiting_requests', 'Requests waiting for a connection, by database.', (p: PoolGauges) => p.waiting()],
-    ] as const) {
-      new Gauge({
-        name,
-        help,
-        labelNames: ['role'],
-        registers: [registry],
-        collect() {
-          for (const status of byRole()) this.set({ role: status.role }, read(status.pool));
-        },
-      });
-    }
-    for (const [name, help, read] of [
+      ['db_pool_idle_connections', 'Connections the pool holds idle, by database.', (d) => d.pool.idle(), withPrimary],
+      [
+        'db_pool_waiting_requests',
+        'Requests waiting for a connection, by database.',
+        (d) => d.pool.waiting(),
+        withPrimary,
+      ],
       [
         'db_up',
         'Whether the database answers (replicas: its last watch), by database.',
-        (d: DatabaseStatus) => Number(d.reachable),
+        (d) => Number(d.reachable),
+        databases,
       ],
-      [
-        'db_serving',
-        'Whether requests read from the database now, by database.',
-        (d: DatabaseStatus) => Number(d.serving),
-      ],
+      ['db_serving', 'Whether requests read from the database now, by database.', (d) => Number(d.serving), databases],
       [
         'db_replica_lag_seconds',
         "Seconds a replica's listing version has been behind the primary's.",
-        (d: DatabaseStatus) => d.lagSeconds ?? 0,
+        (d) => d.lagSeconds ?? 0,
+        databases,
       ],
-    ] as const) {
+    ] as [string, string, (d: DatabaseStatus) => number, () => DatabaseStatus[]][]) {
       new Gauge({
         name,
         help,
         labelNames: ['role'],
         registers: [registry],
         collect() {
-          for (const status of databases()) this.set({ role: status.role }, read(status));
+          for (const status of of()) this.set({ role: status.role }, read(status));
         },
       });
     }

@@ -129,6 +129,12 @@ function groupedBy<Row extends { packageId: string }, Child>(
   return keys.map((key) => groups.get(key) ?? []);
 }
 
+/** The row of each key asked for, in key order; null where there is none. */
+function byKey<Row extends { id: string }>(keys: readonly string[], rows: Row[]): (Row | null)[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.map((key) => byId.get(key) ?? null);
+}
+
 /** Moves the columns named `prefix.field` into a nested object under `prefix`. */
 function nest<Row>(row: Record<string, unknown>, prefix: string): Row {
   const nested: Record<string, unknown> = {};
@@ -201,9 +207,7 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** Listed packages by id (UUIDs), with these fields, in key order; null where none is listed. */
     async listedPackages(ids: readonly string[], fields: PackageFields): Promise<(PackageRow | null)[]> {
-      const rows = await sql.query<PackageRow>(listedPackages(fields), [ids]);
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return byKey(ids, await sql.query<PackageRow>(listedPackages(fields), [ids]));
     },
 
     async listedPackageBySlug(slug: string, fields: PackageFields): Promise<PackageRow | null> {
@@ -257,16 +261,12 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** Photographers with at least one listed package, by id (UUIDs), in key order; null where there is none. */
     async listedPhotographers(ids: readonly string[]): Promise<(PhotographerProfile | null)[]> {
-      const rows = await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHERS, [ids]);
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return byKey(ids, await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHERS, [ids]));
     },
 
     /** Photographers with their profiles, in key order; null where there is none. */
     async photographers(ids: readonly string[]): Promise<(PhotographerProfile | null)[]> {
-      const rows = await sql.query<PhotographerProfile>(PHOTOGRAPHERS, [ids]);
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      return ids.map((id) => byId.get(id) ?? null);
+      return byKey(ids, await sql.query<PhotographerProfile>(PHOTOGRAPHERS, [ids]));
     },
 
     async packageImages(packageIds: readonly string[]): Promise<ImageRow[][]> {

@@ -5,7 +5,13 @@ import { createApp } from '../../src/app.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
 import { createLogger, redactCredentials, requestContext } from '../../src/logger.js';
-import { createTestDatabase, engineName, readingThrough, type TestDatabase } from '../helpers/database.js';
+import {
+  createTestDatabase,
+  engineName,
+  failingReads,
+  readingThrough,
+  type TestDatabase,
+} from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
 
 let db: TestDatabase;
@@ -69,21 +75,11 @@ describe(`observability on ${engineName}`, () => {
 
   /** An app whose every read fails with a bug (not a database fault), naming a file as stack traces do. */
   function appWithBug() {
-    const failing = async (): Promise<never> => {
-      throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
-    };
     return createApp({
-      db: readingThrough(db, {
-        session: () => ({
-          query: failing,
-          withListing: failing,
-          knownListing: () => undefined,
-          moved: false,
-          lost: false,
-          end: async () => {},
-        }),
-        single: failing,
-      }),
+      db: readingThrough(
+        db,
+        failingReads(new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12')),
+      ),
       logger,
     });
   }

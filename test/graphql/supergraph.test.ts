@@ -13,7 +13,7 @@ import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createListingTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { type ServedApp, serveApp } from '../helpers/http-server.js';
-import { freePort } from '../helpers/pgbouncer.js';
+import { freePort } from '../helpers/processes.js';
 import { tempDir } from '../import/helpers.js';
 
 const BOOKINGS_SDL = `

@@ -81,3 +81,21 @@ export async function createListingTestDatabase(demo: number): Promise<TestDatab
 export function readingThrough<T extends Database>(db: T, read: ReadPath): T {
   return { ...db, read, reads: { forRequest: () => read, pick: () => read } };
 }
+
+/** A read path whose every read fails with `error` (a bug, not a database fault), for tests of what clients see. */
+export function failingReads(error: Error): ReadPath {
+  const failing = async (): Promise<never> => {
+    throw error;
+  };
+  return {
+    session: () => ({
+      query: failing,
+      withListing: failing,
+      knownListing: () => undefined,
+      moved: false,
+      lost: false,
+      end: async () => {},
+    }),
+    single: failing,
+  };
+}

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './pgbouncer.js';
+import { freePort } from './processes.js';
 
 export const HAPROXY = '/usr/sbin/haproxy';
 export const REDIS_SERVER = '/usr/bin/redis-server';

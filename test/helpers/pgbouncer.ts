@@ -3,30 +3,13 @@
 // root it runs as the postgres user.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { asPostgres, freePort } from './processes.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 export const pgbouncerInstalled = () => existsSync(PGBOUNCER);
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** The command line, as the postgres user when this process is root. */
-export function asPostgres(command: string, args: string[]): [string, string[]] {
-  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
-}
 
 export interface Bouncer {
   port: number;

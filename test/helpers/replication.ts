@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { asPostgres, freePort } from './pgbouncer.js';
+import { asPostgres, freePort } from './processes.js';
 
 export const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
 

@@ -10,6 +10,7 @@ import {
   createListingTestDatabase,
   createTestDatabase,
   engineName,
+  failingReads,
   readingThrough,
   type TestDatabase,
 } from '../helpers/database.js';
@@ -182,21 +183,11 @@ describe(`the v2 listing endpoint on ${engineName}`, () => {
   });
 
   it('hides internals on an unexpected failure: 500 with a generic detail', async () => {
-    const failing = async (): Promise<never> => {
-      throw new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12');
-    };
     const buggy = createApp({
-      db: readingThrough(db, {
-        session: () => ({
-          query: failing,
-          withListing: failing,
-          knownListing: () => undefined,
-          moved: false,
-          lost: false,
-          end: async () => {},
-        }),
-        single: failing,
-      }),
+      db: readingThrough(
+        db,
+        failingReads(new TypeError('cannot read x of undefined at /srv/app/src/listing/store.ts:12')),
+      ),
     });
     const response = await buggy.fetch(`${ORIGIN}${PATH}?seed=1`);
     expect(response.status).toBe(500);

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTracing, tracingOn } from '../../src/tracing.js';
-import { freePort } from '../helpers/pgbouncer.js';
+import { freePort } from '../helpers/processes.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
 

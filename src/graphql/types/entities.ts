@@ -30,10 +30,10 @@ builder.asEntity(Photographer, {
 function malformedRepresentation(representations: unknown, entities: ReadonlySet<string>): string | null {
   if (!Array.isArray(representations)) return 'representations must be a list';
   for (const [index, representation] of representations.entries()) {
-    const typename = (representation as { __typename?: unknown } | null)?.__typename;
     if (typeof representation !== 'object' || representation === null || Array.isArray(representation)) {
       return `representations[${index}] must be an object with __typename and id`;
     }
+    const typename = (representation as { __typename?: unknown }).__typename;
     if (typeof typename !== 'string' || !entities.has(typename)) {
       return `representations[${index}].__typename must be one of ${[...entities].join(', ')}`;
     }
