@@ -7,6 +7,7 @@ import { type Config, ConfigError } from './config.js';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
 import { DataDirError, isNewDataDir } from './db/data-dir.js';
 import { MigrationError, migrate, pendingMigrations } from './db/migrate.js';
+import { READ_MODEL_CURRENT, rebuildReadModel } from './db/write/read-model.js';
 import { countPackages, seedDemoData } from './demo/seed.js';
 import type { Logger } from './logger.js';
 import { describeFailure } from './messages.js';
@@ -61,6 +62,7 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           log.info(`loaded ${config.seedPackages} demo packages in ${seconds} s`);
         }
+        await ensureReadModel(db, log);
       },
       (line) => log.info(line),
     );
@@ -69,6 +71,23 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Builds the read model when it was not built for the listing as it stands in this build's format: a database
+ * written by an older build, or one whose format changed. Writers keep it current from then on.
+ */
+async function ensureReadModel(db: Database, log: Logger): Promise<void> {
+  const [state] = await db.read.single<{ current: boolean }>({ text: READ_MODEL_CURRENT });
+  if (state?.current) return;
+  const started = Date.now();
+  log.info('building the read model of the listing');
+  await db.enableWrites();
+  await db.prisma.$transaction((tx) => rebuildReadModel((sql) => tx.$executeRawUnsafe(sql)), {
+    timeout: 60 * 60 * 1000,
+    maxWait: 60_000,
+  });
+  log.info(`built the read model in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /** Runs src/first-start.ts (compiled beside this module) to its end; its lines go where this process's go. */

@@ -2,7 +2,7 @@
 // (U+2028, CRLF, emoji), empty strings apart from nulls, JSON kept as given, order kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Rows, toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { bumpListingVersion, insertRows, renumberListing } from '../../src/db/write/store.js';
 import { edgePackages } from '../fixtures/edge-records.js';
 import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 
@@ -14,6 +14,7 @@ beforeAll(async () => {
   await db.prisma.$transaction(async (tx) => {
     await insertRows(tx, expected);
     await renumberListing(tx);
+    await bumpListingVersion(tx); // and the read model with it
   });
 });
 afterAll(() => db?.destroy());

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import type { ReadPath } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { bumpListingVersion, insertRows, renumberListing } from '../../src/db/write/store.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { edgePackages } from '../fixtures/edge-records.js';
 import { copyOfTemplate, POSTGRES_TEMPLATE } from './templates.js';
@@ -73,6 +73,7 @@ export async function createListingTestDatabase(demo: number): Promise<TestDatab
   await db.prisma.$transaction(async (tx) => {
     await insertRows(tx, toRows(edgePackages));
     await renumberListing(tx);
+    await bumpListingVersion(tx); // and the read model with it
   });
   return db;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import type { ReadPath } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
-import { insertRows, renumberListing } from '../../src/db/write/store.js';
+import { bumpListingVersion, insertRows, renumberListing } from '../../src/db/write/store.js';
 import { generatePackages } from '../../src/demo/generate.js';
 import { createListingTestDatabase, onPostgres, readingThrough, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
@@ -23,6 +23,7 @@ async function importMore(count: number, seed: number) {
   await db.prisma.$transaction(async (tx) => {
     await insertRows(tx, toRows(records));
     await renumberListing(tx);
+    await bumpListingVersion(tx); // and the read model with it
   });
 }
 

@@ -4,6 +4,7 @@
 // both engines. The rows are keyed by column name already (src/db/write/rows.ts); the tables, their order and
 // what a repeated row means come from the registry (src/db/write/tables.ts).
 import type { PrismaClient } from '../../generated/prisma/client.js';
+import { rebuildReadModel } from './read-model.js';
 import type { Row, Rows } from './rows.js';
 import { LISTING_TABLE, type OwnedTable, TABLES } from './tables.js';
 
@@ -43,6 +44,8 @@ export async function bumpListingVersion(tx: TransactionClient): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO listing_version (id, version) VALUES (1, floor(random() * 9e18)::bigint)
     ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`;
+  // What requests read ready-made is made here, from the tables as this transaction leaves them.
+  await rebuildReadModel((sql) => tx.$executeRawUnsafe(sql));
 }
 
 /**

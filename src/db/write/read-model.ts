@@ -1,0 +1,169 @@
+// The read model: what a page needs, prepared from the tables in the transaction that writes a listing version,
+// so a request reads ready values instead of rebuilding them from rows (prisma/schema.prisma: PackageDocument,
+// PhotographerDocument, ReadModelState).
+//
+// - A package's v2 record and a photographer's v2 object as JSON text, DRF's bytes exactly: keys in the contract's
+//   order (src/v2/contract.ts), a key's column of the same name (as src/db/write/rows.ts reads them the other way),
+//   texts escaped as json.dumps escapes them (PostgreSQL's JSON escaping is the same set), decimals as text with
+//   their column's scale, json columns as stored, U+2028/U+2029 escaped as DRF's renderer does. The photographer is
+//   kept once and joined in when a page is read, so a photographer's change rewrites one row, not every package.
+// - A package's nested lists as the GraphQL resolvers take them (rows under their model field names), so a page's
+//   statement brings them and the loaders are primed instead of asked.
+//
+// One function builds it (`rebuildReadModel`); the writers call it through `bumpListingVersion`, and a test calls
+// the same SQL again and compares, so it cannot drift from the tables.
+import type { z } from 'zod';
+import * as contract from '../../v2/contract.js';
+import { jsonObject, type ModelName, scalarFields } from '../columns.js';
+
+/** Bumped whenever what the read model holds changes shape: a start that finds another builds it again. */
+export const READ_MODEL_FORMAT = 1;
+
+type Shape = z.ZodObject<z.ZodRawShape>;
+
+/** `,"key":value` for each key, in the contract's order; `value` gives each key's expression, never NULL. */
+function membersText(keys: readonly string[], value: (key: string) => string, first: boolean): string {
+  return keys.map((key, i) => `'${first && i === 0 ? '{' : ','}"${key}":' || ${value(key)}`).join(' || ');
+}
+
+/** A JSON object's text from its keys' value expressions, in the contract's order. */
+const objectText = (schema: Shape, value: (key: string) => string) =>
+  `(${membersText(Object.keys(schema.shape), value, true)} || '}')`;
+
+/** A column's value as JSON text, by its type in the Prisma schema; `null` for SQL NULL. */
+function columnText(model: ModelName, alias: string, column: string): string {
+  const field = scalarFields(model).find((f) => f.column === column);
+  if (!field) throw new Error(`the v2 key ${column} has no column in ${model}`);
+  const ref = `${alias}."${column}"`;
+  const json =
+    field.type === 'Json' ? `${ref}::text` : `to_json(${field.type === 'Decimal' ? `${ref}::text` : ref})::text`;
+  return `coalesce(${json}, 'null')`;
+}
+
+/** A model's value of a v2 key: `special`'s, else the column of the key's name (`identifier` is `id`). */
+const keyValue = (model: ModelName, alias: string, special: Record<string, string>) => (key: string) =>
+  special[key] ?? columnText(model, alias, key === 'identifier' ? 'id' : key);
+
+const recordText = (schema: Shape, model: ModelName, alias: string, special: Record<string, string> = {}) =>
+  objectText(schema, keyValue(model, alias, special));
+
+/** The rows' texts as a JSON array, in `l.position` order; `from` names the rows. */
+const arrayText = (element: string, from: string) =>
+  `coalesce((SELECT '[' || string_agg(${element}, ',' ORDER BY l.position) || ']' ${from}), '[]')`;
+
+const locationText = (model: 'Package' | 'Photographer', alias: string) =>
+  objectText(contract.Location, (key) => columnText(model, alias, key === 'name' ? 'location_name' : key));
+
+const imageText = (alias: string) =>
+  recordText(contract.Image, 'Image', alias, {
+    dimensions: `'{"width":' || ${alias}.width || ',"height":' || ${alias}.height || '}'`,
+  });
+
+/** created_at as the listing writes it: UTC, six fraction digits from created_at_micros, none when 0. */
+const createdAtText = `to_json(to_char(ph.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS')
+  || CASE WHEN ph.created_at_micros = 0 THEN 'Z' ELSE '.' || lpad(ph.created_at_micros::text, 6, '0') || 'Z' END)::text`;
+
+/** What DRF's renderer escapes beyond json.dumps: the two line separators. */
+const drfText = (text: string) => `replace(replace(${text}, U&'\\2028', '\\u2028'), U&'\\2029', '\\u2029')`;
+
+/** The photographer's v2 object (alias `ph`). */
+const PHOTOGRAPHER_V2 = drfText(
+  recordText(contract.Photographer, 'Photographer', 'ph', {
+    created_at: createdAtText,
+    location: locationText('Photographer', 'ph'),
+    review: `coalesce((SELECT ${recordText(contract.Review, 'Review', 'r')} FROM review r WHERE r.photographer_id = ph.id), 'null')`,
+    socials: arrayText(
+      recordText(contract.Social, 'Social', 'l', { social_site: recordText(contract.SocialSite, 'SocialSite', 'ss') }),
+      'FROM social l JOIN social_site ss ON ss.id = l.social_site_id WHERE l.photographer_id = ph.id',
+    ),
+    cover_image: arrayText(
+      imageText('i'),
+      'FROM photographer_cover_image l JOIN image i ON i.id = l.image_id WHERE l.photographer_id = ph.id',
+    ),
+    calendar_work_days: arrayText(
+      recordText(contract.CalendarWorkDay, 'CalendarWorkDay', 'l'),
+      'FROM calendar_work_day l WHERE l.photographer_id = ph.id',
+    ),
+  }),
+);
+
+/** The keys a package record opens with, whose values a page's read joins in (see `V2_RECORD`). */
+const OPENING = ['identifier', 'photographer'];
+const packageKeys = Object.keys(contract.Package.shape);
+if (packageKeys.slice(0, 2).join() !== OPENING.join())
+  throw new Error('the v2 record no longer opens with its photographer');
+
+/** The package's v2 text after its photographer (alias `p`): `,"active_website":...}`. */
+const PACKAGE_V2_REST = drfText(
+  `(${membersText(
+    packageKeys.slice(OPENING.length),
+    keyValue('Package', 'p', {
+      location: locationText('Package', 'p'),
+      priority_tags: arrayText(
+        recordText(contract.PriorityTag, 'PriorityTag', 't'),
+        'FROM package_priority_tag l JOIN priority_tag t ON t.id = l.tag_id WHERE l.package_id = p.id',
+      ),
+      images: arrayText(
+        imageText('i'),
+        'FROM package_image l JOIN image i ON i.id = l.image_id WHERE l.package_id = p.id',
+      ),
+      simple_portfolio: arrayText(
+        recordText(contract.SimplePortfolio, 'SimplePortfolio', 's'),
+        'FROM package_simple_portfolio l JOIN simple_portfolio s ON s.id = l.portfolio_id WHERE l.package_id = p.id',
+      ),
+      linked_add_ons: arrayText(
+        recordText(contract.LinkedAddOn, 'LinkedAddOn', 'l', {
+          package_add_on_template: recordText(contract.AddOnTemplate, 'AddOnTemplate', 't'),
+        }),
+        'FROM linked_add_on l JOIN add_on_template t ON t.id = l.template_id WHERE l.package_id = p.id',
+      ),
+    }),
+    false,
+  )} || '}')`,
+);
+
+/**
+ * A listed package's whole v2 record as one text, from the package row `p`, its document `d` and its
+ * photographer's document `pd`: what a page's statement selects.
+ */
+export const V2_RECORD = `'{"identifier":"' || p.id || '","photographer":' || pd.v2 || d.v2_rest`;
+
+/** The package's lists in the row shapes the store's list reads give (alias `p`). */
+const listJson = (model: ModelName, alias: string, from: string, extra = '') =>
+  `coalesce((SELECT json_agg(${jsonObject(model, alias, extra)} ORDER BY l.position) ${from}), '[]')`;
+
+const PACKAGE_LISTS = `json_build_object(
+  'images', ${listJson('Image', 'x', 'FROM package_image l JOIN image x ON x.id = l.image_id WHERE l.package_id = p.id')},
+  'priorityTags', ${listJson('PriorityTag', 'x', 'FROM package_priority_tag l JOIN priority_tag x ON x.id = l.tag_id WHERE l.package_id = p.id')},
+  'simplePortfolio', ${listJson('SimplePortfolio', 'x', 'FROM package_simple_portfolio l JOIN simple_portfolio x ON x.id = l.portfolio_id WHERE l.package_id = p.id')},
+  'linkedAddOns', ${listJson('LinkedAddOn', 'l', 'FROM linked_add_on l JOIN add_on_template t ON t.id = l.template_id WHERE l.package_id = p.id', `'template', ${jsonObject('AddOnTemplate', 't')}`)})`;
+
+/** The documents of the listed packages and of their photographers, as the tables hold them now. */
+export const PACKAGE_DOCUMENTS = `SELECT p.id AS package_id, ${PACKAGE_V2_REST} AS v2_rest, ${PACKAGE_LISTS} AS lists
+  FROM package p WHERE p.status = 1`;
+export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2 FROM photographer ph
+  WHERE EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ph.id AND p.status = 1)`;
+
+/** Runs SQL in the writing transaction. */
+export type Execute = (sql: string) => Promise<unknown>;
+
+/**
+ * Builds the read model again from the tables, whole, and stamps it with the listing version and format; run it
+ * in the transaction that writes the version, after the version is set.
+ */
+export async function rebuildReadModel(execute: Execute): Promise<void> {
+  // One rebuild at a time (an import and a start may meet): the second waits, then reads what the first wrote.
+  await execute('LOCK TABLE read_model_state, package_document, photographer_document IN SHARE ROW EXCLUSIVE MODE');
+  await execute('DELETE FROM package_document');
+  await execute('DELETE FROM photographer_document');
+  await execute(`INSERT INTO photographer_document (photographer_id, v2) ${PHOTOGRAPHER_DOCUMENTS}`);
+  await execute(`INSERT INTO package_document (package_id, v2_rest, lists) ${PACKAGE_DOCUMENTS}`);
+  await execute(`INSERT INTO read_model_state (id, listing_version, format)
+    VALUES (1, coalesce((SELECT version FROM listing_version WHERE id = 1), 0), ${READ_MODEL_FORMAT})
+    ON CONFLICT (id) DO UPDATE SET listing_version = EXCLUDED.listing_version, format = EXCLUDED.format`);
+}
+
+/** Whether the read model was built for the listing as it stands, in this build's format. */
+export const READ_MODEL_CURRENT = `SELECT EXISTS (SELECT 1 FROM read_model_state s
+  WHERE s.id = 1 AND s.format = ${READ_MODEL_FORMAT}
+    AND s.listing_version = coalesce((SELECT version FROM listing_version WHERE id = 1), 0)) AS current`;

@@ -1,0 +1,113 @@
+// The read model is derived data: after every write of a listing version (a seed, an import, a re-import that
+// changes records) it is what the tables give when it is built again, record by record, stamped with the version;
+// and each prepared v2 text is byte for byte the record the GraphQL fields render (V2ListingPageFromFields).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { DEFAULT_LIMITS } from '../../src/config.js';
+import { PACKAGE_DOCUMENTS, PHOTOGRAPHER_DOCUMENTS, READ_MODEL_CURRENT } from '../../src/db/write/read-model.js';
+import { seedDemoData } from '../../src/demo/seed.js';
+import { V2ListingPageFromFieldsDocument } from '../../src/generated/graphql/graphql.js';
+import { importSource } from '../../src/import/importer.js';
+import { renderJson } from '../../src/rest/render.js';
+import type { V2Package } from '../../src/v2/records.js';
+import { importEdgePackages } from '../fixtures/import-edge-records.js';
+import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { graphql, PRIVATE_KEY, TEST_KEYS } from '../helpers/graphql.js';
+import { memorySource } from '../import/helpers.js';
+
+let db: TestDatabase;
+beforeEach(async () => {
+  db = await createTestDatabase();
+});
+afterEach(() => db?.destroy());
+
+const query = <Row>(text: string) => db.read.single<Row>({ text });
+
+/** The stored documents and the ones the tables give now, each as comparable text by key. */
+async function storedAndRebuilt() {
+  const packages = (from: string) =>
+    query<{ id: string; doc: string }>(
+      `SELECT package_id::text AS id, v2_rest || ' ' || lists::text AS doc FROM (${from}) x ORDER BY 1`,
+    );
+  const photographers = (from: string) =>
+    query<{ id: string; doc: string }>(`SELECT photographer_id::text AS id, v2 AS doc FROM (${from}) x ORDER BY 1`);
+  return {
+    stored: {
+      packages: await packages('SELECT * FROM package_document'),
+      photographers: await photographers('SELECT * FROM photographer_document'),
+    },
+    rebuilt: {
+      packages: await packages(PACKAGE_DOCUMENTS),
+      photographers: await photographers(PHOTOGRAPHER_DOCUMENTS),
+    },
+  };
+}
+
+async function expectReadModelAgrees(listed: number): Promise<void> {
+  const { stored, rebuilt } = await storedAndRebuilt();
+  expect(stored.packages).toHaveLength(listed);
+  expect(stored.packages).toEqual(rebuilt.packages);
+  expect(stored.photographers).toEqual(rebuilt.photographers);
+  const [state] = await query<{ current: boolean }>(READ_MODEL_CURRENT);
+  expect(state?.current).toBe(true);
+}
+
+const listedCount = async () =>
+  (await query<{ n: number }>('SELECT count(*)::int AS n FROM package WHERE status = 1'))[0]?.n ?? 0;
+
+describe(`the read model on ${engineName}`, () => {
+  it('agrees with the tables after a seed, an import, a re-import that changes records, and a re-import', async () => {
+    await seedDemoData(db, { packages: 40 });
+    await expectReadModelAgrees(await listedCount());
+
+    const records = importEdgePackages.map((record) => structuredClone(record) as V2Package);
+    expect((await importSource(db, memorySource(records))).status).toBe('imported');
+    await expectReadModelAgrees(await listedCount());
+
+    // A photographer renamed, a shared add-on template repriced, a package delisted: documents of packages that
+    // were not in the source (they share the photographer or the template) change too.
+    const changed = records.map((record) => structuredClone(record));
+    const first = changed[0] as V2Package;
+    for (const record of changed) {
+      if (record.photographer.identifier === first.photographer.identifier) {
+        record.photographer.name = 'Renamed \u2028 photographer';
+      }
+    }
+    first.title = 'A new title with "quotes" and \\ and \u2029';
+    const delisted = changed[1] as V2Package;
+    delisted.status = 2;
+    for (const record of changed) {
+      for (const link of record.linked_add_ons) link.package_add_on_template.price = '1.25';
+    }
+    const report = await importSource(db, memorySource(changed));
+    expect(report.status, report.rejections.join('\n')).toBe('imported');
+    await expectReadModelAgrees(await listedCount());
+
+    const version = await query<{ v: string }>('SELECT version::text AS v FROM listing_version');
+    expect((await importSource(db, memorySource(changed))).counts.unchanged).toBe(changed.length);
+    expect(await query<{ v: string }>('SELECT version::text AS v FROM listing_version')).toEqual(version);
+    await expectReadModelAgrees(await listedCount());
+  });
+
+  it("prepares each record's v2 text byte for byte as the GraphQL fields render it", async () => {
+    await seedDemoData(db, { packages: 30 });
+    expect((await importSource(db, memorySource(importEdgePackages.map((r) => structuredClone(r))))).status).toBe(
+      'imported',
+    );
+    // The fields' rendering aliases every field to its legacy name: more aliases than clients may send.
+    const limits = { ...DEFAULT_LIMITS, aliases: 1000 };
+    const app = createApp({ db, settings: { apiKeys: TEST_KEYS, responseCacheBytes: 0, limits } });
+    const variables = { limit: 100, offset: 0, seed: 3 };
+    const fromFields = await graphql(app, V2ListingPageFromFieldsDocument, variables, { key: PRIVATE_KEY });
+    const prepared = await graphql<{ packages: { results: { v2Record: string }[] } }>(
+      app,
+      '{ packages(limit: 100, offset: 0, seed: 3) { results { v2Record } } }',
+      undefined,
+      { key: PRIVATE_KEY },
+    );
+    expect(fromFields.body.errors).toBeUndefined();
+    const expected = fromFields.body.data?.packages.results.map((record) => renderJson(record)) ?? [];
+    expect(expected.length).toBe(await listedCount());
+    expect(prepared.body.data?.packages.results.map((record) => record.v2Record)).toEqual(expected);
+  });
+});
