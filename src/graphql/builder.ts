@@ -11,7 +11,7 @@ import { createGraphQLError } from 'graphql-yoga';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { TextDecimals } from '../listing/rows.js';
+import type { TextDecimals, Utf8Json } from '../listing/rows.js';
 import type { JsonValue } from '../v2/records.js';
 import type { Context } from './context.js';
 
@@ -38,6 +38,7 @@ export const builder = new SchemaBuilder<{
     Decimal: { Input: string; Output: string };
     DateTime: { Input: string; Output: string };
     JSON: { Input: JsonValue; Output: unknown };
+    JSONText: { Input: string; Output: string | Utf8Json };
   };
 }>({
   // Federation after the plugins that wrap resolvers (scope-auth), as its documentation asks.
@@ -99,3 +100,13 @@ builder.scalarType('DateTime', {
 });
 
 builder.addScalarType('JSON', JSONResolver);
+
+builder.scalarType('JSONText', {
+  description: 'A JSON document as its exact text, in a string: parse it to read it.',
+  // Prepared text stays bytes until the answer is written (src/listing/rows.ts: Utf8Json).
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (typeof value !== 'string') throw invalidValue('JSONText must be a string');
+    return value;
+  },
+});

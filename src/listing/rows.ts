@@ -27,7 +27,32 @@ export type TextDecimals<T> = T extends Prisma.Decimal
         ? { [K in keyof T]: TextDecimals<T[K]> }
         : T;
 
-export type PackageRow = TextDecimals<Package>;
+/** A package's nested lists as the read model keeps them (src/db/write/read-model.ts). */
+export interface PackageLists {
+  images: ImageRow[];
+  priorityTags: PriorityTagRow[];
+  simplePortfolio: SimplePortfolioRow[];
+  linkedAddOns: LinkedAddOnRow[];
+}
+
+/**
+ * JSON text kept as the UTF-8 bytes the database sent, on their way to the socket: never decoded into a
+ * JavaScript string (for non-Latin-1 text that costs more than the rest of a page) unless a JSON.stringify of an
+ * answer meets it, which sees the string it is.
+ */
+export class Utf8Json {
+  constructor(readonly bytes: Uint8Array) {}
+  toJSON(): string {
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+  }
+}
+
+/** A package row, with what its read brought from the read model when the operation selected it. */
+export type PackageRow = TextDecimals<Package> & {
+  /** The package's v2 record as JSON text (DRF's bytes): bytea, as the driver gives it. */
+  v2Record?: Uint8Array;
+  lists?: PackageLists;
+};
 export type ImageRow = TextDecimals<Image>;
 export type PriorityTagRow = PriorityTag;
 export type SimplePortfolioRow = SimplePortfolio;

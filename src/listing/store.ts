@@ -8,6 +8,7 @@
 // work days) in one statement, as JSON built by PostgreSQL.
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
+import { V2_RECORD } from '../db/write/read-model.js';
 import { filterKey, type PackageFilter, type SqlCondition } from './filter.js';
 import type { MatchSets } from './matches.js';
 import type {
@@ -34,14 +35,43 @@ export type PackageFields = readonly string[] | null;
 const MAX_NAMED_PROJECTIONS = 64;
 const projections = new Map<string, SqlStatement>();
 
-/** A statement over a projection of the package row `p`: `text` gets the select list. */
-function projected(name: string, fields: PackageFields, text: (columns: string) => string): SqlStatement {
+/**
+ * Fields a package read can bring from the read model (src/db/write/read-model.ts) beside its columns: the
+ * record's v2 text, and its nested lists (so they need no statement of their own).
+ */
+const PREPARED: Record<string, { column: string; join: string }> = {
+  v2Record: {
+    // As bytes: a text column would be decoded into a JavaScript string only to be encoded again.
+    column: `convert_to(${V2_RECORD}, 'UTF8')`,
+    join: 'JOIN photographer_document pd ON pd.photographer_id = p.photographer_id',
+  },
+  lists: { column: 'd.lists', join: '' },
+};
+
+/** The select list of a package read (`p`), the prepared fields with their joins after `FROM package p`. */
+function packageColumns(fields: PackageFields): { columns: string; joins: string } {
+  const prepared = Object.entries(PREPARED).filter(([name]) => !fields || fields.includes(name));
+  if (prepared.length === 0) return { columns: selectList('Package', 'p', '', fields), joins: '' };
+  return {
+    columns: [selectList('Package', 'p', '', fields), ...prepared.map(([name, p]) => `${p.column} AS "${name}"`)].join(
+      ', ',
+    ),
+    joins: ['JOIN package_document d ON d.package_id = p.id', ...prepared.map(([, p]) => p.join)].join(' '),
+  };
+}
+
+/** A statement over a projection of the package row `p`: `text` gets the select list and the joins. */
+function projected(
+  name: string,
+  fields: PackageFields,
+  text: (columns: string, joins: string) => string,
+): SqlStatement {
   const key = `${name}|${fields ? [...fields].sort().join(',') : '*'}`;
   let found = projections.get(key);
   if (!found) {
-    const columns = selectList('Package', 'p', '', fields);
-    if (projections.size >= MAX_NAMED_PROJECTIONS) return { text: statement('', text(columns)).text };
-    found = statement(`${name}_${projections.size}`, text(columns));
+    const { columns, joins } = packageColumns(fields);
+    if (projections.size >= MAX_NAMED_PROJECTIONS) return { text: statement('', text(columns, joins)).text };
+    found = statement(`${name}_${projections.size}`, text(columns, joins));
     projections.set(key, found);
   }
   return found;
@@ -51,8 +81,8 @@ const page = (fields: PackageFields) =>
   projected(
     'listing_page',
     fields,
-    (columns) => `SELECT e.position AS "listingPosition", ${columns}
-     FROM listing_entry e JOIN package p ON p.id = e.package_id
+    (columns, joins) => `SELECT e.position AS "listingPosition", ${columns}
+     FROM listing_entry e JOIN package p ON p.id = e.package_id ${joins}
      WHERE e.position = ANY($1::int[])`,
   );
 
@@ -60,7 +90,7 @@ const listedPackages = (fields: PackageFields) =>
   projected(
     'listed_packages',
     fields,
-    (columns) => `SELECT ${columns} FROM package p WHERE p.id = ANY($1::uuid[]) AND p.status = 1`,
+    (columns, joins) => `SELECT ${columns} FROM package p ${joins} WHERE p.id = ANY($1::uuid[]) AND p.status = 1`,
   );
 
 const listedPackageBySlug = (fields: PackageFields) =>
@@ -68,7 +98,8 @@ const listedPackageBySlug = (fields: PackageFields) =>
     'listed_package_by_slug',
     fields,
     // Slugs are unique per photographer, not across the marketplace: the first listed one by id wins.
-    (columns) => `SELECT ${columns} FROM package p WHERE p.url_slug = $1 AND p.status = 1 ORDER BY p.id LIMIT 1`,
+    (columns, joins) =>
+      `SELECT ${columns} FROM package p ${joins} WHERE p.url_slug = $1 AND p.status = 1 ORDER BY p.id LIMIT 1`,
   );
 
 const PHOTOGRAPHER_POSITIONS = statement(
@@ -239,9 +270,10 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       fields: PackageFields,
     ): Promise<{ rows: PackageRow[]; listing: Listing }> {
       const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
+      const { columns, joins } = packageColumns(fields);
       const read = await sql.withListing<PackageRow>(
         {
-          text: `SELECT ${selectList('Package', 'p', '', fields)} FROM package p ${join}
+          text: `SELECT ${columns} FROM package p ${join} ${joins}
                  WHERE p.status = 1 AND ${condition.text} ORDER BY ${orderBy} LIMIT $1 OFFSET $2`,
         },
         [limit, offset, ...condition.params],

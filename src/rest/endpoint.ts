@@ -1,26 +1,26 @@
 // GET/HEAD/OPTIONS /v2/local-package-list/: the legacy v2 page, produced by running the V2ListingPage GraphQL
 // operation on this same yoga instance (same schema, loaders, plugins and metrics as /graphql) and rendering the
-// result as the Django REST Framework view did. No SQL of its own, and no reshaping: the operation aliases every
-// field to its legacy name, so its records are written out as they come.
+// result as the Django REST Framework view did. No SQL of its own, and no reshaping: each record comes as its
+// prepared v2 text (Package.v2Record, from the read model) and is spliced into the page as it is.
 //
 // The steps follow DRF's order: the path without its slash is redirected (Django's APPEND_SLASH); then content
 // negotiation (format 404, Accept 406), authentication (401), the method (405, OPTIONS metadata), the parameters
 // (400), and the page.
 import type { Plugin, YogaServerInstance } from 'graphql-yoga';
 import { SCOPES } from '../api-keys.js';
-import { V2ListingPageDocument } from '../generated/graphql/graphql.js';
+import { V2ListingPageDocument, type V2ListingPageQuery } from '../generated/graphql/graphql.js';
 import { RETRY_AFTER_SECONDS } from '../graphql/database-errors.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import { BAD_REQUEST_PAGE, DJANGO_PAGE_HEADERS, MAX_QUERY_FIELDS, queryFields } from '../http/django-pages.js';
 import { receivedQuery } from '../http/edge.js';
 import { onlyGetAndHead } from '../http/refusals.js';
 import { LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, OPENAPI_PATH, V2_HEADERS } from '../http/routes.js';
+import type { Utf8Json } from '../listing/rows.js';
 import { nextLink, previousLink } from './links.js';
 import { negotiate } from './negotiation.js';
 import { openApiDocument } from './openapi.js';
 import { parseListingParams } from './params.js';
-import { renderJson } from './render.js';
-import { type ListingPageResult, v2Records } from './v2-types.js';
+import { renderJson, renderPage } from './render.js';
 
 const OPENAPI_BODY = JSON.stringify(openApiDocument);
 /** The legacy records carry every field, the private ones included (the v2 contract). */
@@ -80,7 +80,7 @@ export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingE
       contextValue: await contextFactory({ scopes: ALL_SCOPES }),
     });
     if (!('data' in result) || result.errors?.length || !result.data) throw new OperationFailed(result.errors ?? []);
-    return result.data as ListingPageResult;
+    return result.data as V2ListingPageQuery;
   }
 
   return {
@@ -151,7 +151,7 @@ export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingE
         offset: Number(offset > MAX_INT ? MAX_INT : offset),
         ...(seed === undefined ? {} : { seed }),
       };
-      let page: ListingPageResult['packages'];
+      let page: V2ListingPageQuery['packages'];
       try {
         page = (await runOperation(request, variables)).packages;
       } catch (error) {
@@ -173,12 +173,18 @@ export function listingEndpoint({ publicBase, callerOf, keysRequired }: ListingE
       const query = new URLSearchParams(url.search);
       if (seed === undefined) query.set('seed', String(page.seed));
       const links = { base: `${publicBase(request)}${LISTING_PATH}`, query, count: page.count, limit, offset };
-      return respond(200, {
-        count: page.count,
-        next: nextLink(links),
-        previous: previousLink(links),
-        results: v2Records(page.results),
-      });
+      const records = page.results.map((record) => record.v2Record as unknown as Utf8Json);
+      const body = renderPage(
+        { count: page.count, next: nextLink(links), previous: previousLink(links) },
+        records,
+        indent,
+      );
+      return endResponse(
+        new fetchAPI.Response(request.method === 'HEAD' ? null : (body as BodyInit), {
+          status: 200,
+          headers: { ...V2_HEADERS }, // a copy: the Response writes its content-length into the object it is given
+        }),
+      );
     },
   };
 }

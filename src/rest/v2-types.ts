@@ -1,15 +1,14 @@
-// The v2 door renders the V2ListingPage operation's records as they come, so the operation's result type (from
-// codegen) must BE the v2 record type of the contract. This file holds the two to each other at compile time: the
+// The V2ListingPageFromFields operation renders the v2 records from the GraphQL fields (tests hold the prepared
+// v2 texts to it), so the operation's result type (from codegen) must BE the v2 record type of the contract. This file holds the two to each other at compile time: the
 // build fails when a field is missing, extra, renamed or of another type on either side.
 //
 // Two differences are allowed, and only these: GraphQL's JSON scalar is typed `unknown` by codegen where the
 // contract says a JSON value; and the private fields are nullable in GraphQL (null without the private scope),
 // where the v2 records always carry them (the door reads with every scope).
-import type { V2ListingPageQuery } from '../generated/graphql/graphql.js';
+import type { V2ListingPageFromFieldsQuery } from '../generated/graphql/graphql.js';
 import type { JsonValue, V2Package } from '../v2/records.js';
 
-export type ListingPageResult = V2ListingPageQuery;
-type ResultRecord = V2ListingPageQuery['packages']['results'][number];
+type ResultRecord = V2ListingPageFromFieldsQuery['packages']['results'][number];
 
 type PrivateV2Field = 'photographer_email' | 'payments_user_id';
 

@@ -1,3 +1,4 @@
+import { type PackageRow, Utf8Json } from '../../listing/rows.js';
 import { builder } from '../builder.js';
 import { upTo } from '../limits.js';
 import { privateField } from '../private-fields.js';
@@ -7,6 +8,9 @@ import { Image } from './image.js';
 import { Photographer } from './photographer.js';
 import { PriorityTag, SimplePortfolio } from './tags.js';
 import { Location } from './value-types.js';
+
+/** What a package's read brought from the read model beside its columns (src/listing/store.ts). */
+const prepared = (p: object) => p as Pick<PackageRow, 'lists' | 'v2Record'>;
 
 export const Package = builder.prismaObject('Package', {
   description: 'A bookable photography package, with the profile of the photographer who offers it.',
@@ -35,11 +39,11 @@ export const Package = builder.prismaObject('Package', {
     category: t.exposeInt('category', { description: 'Category code.' }),
     categoryName: t.exposeString('categoryName', { description: 'Category label.' }),
     priorityTags: t.field({
-      ...reads('id'),
+      ...reads('id', 'lists'),
       type: [PriorityTag],
       complexity: upTo(10),
       description: 'Tags, in display order.',
-      resolve: (p, _args, ctx) => ctx.loaders.priorityTags.load(p.id),
+      resolve: (p, _args, ctx) => prepared(p).lists?.priorityTags ?? ctx.loaders.priorityTags.load(p.id),
     }),
     tagKeywords: t.exposeString('tagKeywords', {
       description: 'Comma-joined tag names with a trailing comma; empty string when none.',
@@ -114,11 +118,11 @@ export const Package = builder.prismaObject('Package', {
       resolve: (p) => p,
     }),
     images: t.field({
-      ...reads('id'),
+      ...reads('id', 'lists'),
       type: [Image],
       complexity: upTo(10),
       description: 'Images of the package, in display order.',
-      resolve: (p, _args, ctx) => ctx.loaders.packageImages.load(p.id),
+      resolve: (p, _args, ctx) => prepared(p).lists?.images ?? ctx.loaders.packageImages.load(p.id),
     }),
     status: t.exposeInt('status', { description: 'Status code; 1 on listed packages.' }),
     photographerEmail: t.exposeString('photographerEmail', {
@@ -142,11 +146,11 @@ export const Package = builder.prismaObject('Package', {
     featured: t.exposeBoolean('featured', { description: 'Whether the package is featured.' }),
     startingAt: t.exposeBoolean('startingAt', { description: 'Whether the price is a "starting at" price.' }),
     simplePortfolio: t.field({
-      ...reads('id'),
+      ...reads('id', 'lists'),
       type: [SimplePortfolio],
       complexity: upTo(5),
       description: 'Portfolio entries shown with the package, in display order.',
-      resolve: (p, _args, ctx) => ctx.loaders.simplePortfolio.load(p.id),
+      resolve: (p, _args, ctx) => prepared(p).lists?.simplePortfolio ?? ctx.loaders.simplePortfolio.load(p.id),
     }),
     backgroundColor: t.exposeString('backgroundColor', { nullable: true, description: 'Background colour.' }),
     placeholderMessage: t.exposeString('placeholderMessage', { description: 'Placeholder message; may be empty.' }),
@@ -160,11 +164,11 @@ export const Package = builder.prismaObject('Package', {
     showCalendar: t.exposeBoolean('showCalendar', { description: 'Whether the booking calendar is shown.' }),
     useTimePicker: t.exposeBoolean('useTimePicker', { description: 'Whether a time picker is used when booking.' }),
     linkedAddOns: t.field({
-      ...reads('id'),
+      ...reads('id', 'lists'),
       type: [LinkedAddOn],
       complexity: upTo(5),
       description: 'Add-ons offered with the package, in display order.',
-      resolve: (p, _args, ctx) => ctx.loaders.linkedAddOns.load(p.id),
+      resolve: (p, _args, ctx) => prepared(p).lists?.linkedAddOns ?? ctx.loaders.linkedAddOns.load(p.id),
     }),
     urlSlug: t.exposeString('urlSlug', { description: 'URL slug, unique.' }),
     featuredPosition: t.exposeInt('featuredPosition', {
@@ -182,5 +186,19 @@ export const Package = builder.prismaObject('Package', {
       resolve: (p) => p.collectionItemId,
     }),
     instantBooking: t.exposeBoolean('instantBooking', { description: 'Whether the package can be booked instantly.' }),
+    v2Record: t.field({
+      ...reads('v2Record'),
+      ...privateField,
+      type: 'JSONText',
+      nullable: true,
+      description:
+        'The package as the legacy v2 listing (GET /v2/local-package-list/) renders it: its record as JSON text, byte for byte, private fields included. Private: null without an API key that has the "private" scope.',
+      resolve: (p) => {
+        // Every read that the projection sends for this field brings it (src/listing/store.ts).
+        const { v2Record } = prepared(p);
+        if (v2Record === undefined) throw new Error(`package ${p.id} was read without its v2 record`);
+        return new Utf8Json(v2Record);
+      },
+    }),
   }),
 });
