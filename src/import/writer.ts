@@ -54,6 +54,8 @@ export class SourceWriter {
   /** Photographers that existed and whose v2 shape changed in this source. */
   private readonly changedPhotographers = new Set<string>();
   private listingChanged = false;
+  /** Packages created or updated, and the photographers written: their read model is built again. */
+  private readonly written = { packages: new Set<string>(), photographers: new Set<string>() };
   /** Anything written at all (a created or updated record, shared ones included): the listing's version moves. */
   private wroteAnything = false;
   readonly shared: SharedCounts = { created: 0, updated: 0 };
@@ -138,6 +140,10 @@ export class SourceWriter {
       }
       return this.embedsUpdatedShared(record) ? 'updated' : 'unchanged';
     });
+    entries.forEach(({ record }, i) => {
+      if (outcomes[i] !== 'unchanged') this.written.packages.add(flatCopy(record.identifier));
+    });
+    for (const id of photographerIds) this.written.photographers.add(flatCopy(id));
     if (this.shared.created + this.shared.updated > 0 || outcomes.some((o) => o !== 'unchanged')) {
       this.wroteAnything = true;
     }
@@ -149,7 +155,18 @@ export class SourceWriter {
    * written; call once, after the last batch.
    */
   async finish(): Promise<void> {
-    if (this.wroteAnything) await bumpListingVersion(this.tx);
+    if (this.wroteAnything) {
+      const updated = (kind: SharedKind) => [...(this.updated.get(kind) ?? [])];
+      await bumpListingVersion(this.tx, {
+        packages: [...this.written.packages],
+        photographers: [...this.written.photographers],
+        images: updated('image'),
+        socialSites: updated('socialSite'),
+        priorityTags: updated('priorityTag'),
+        portfolio: updated('portfolio'),
+        addOnTemplates: updated('addOnTemplate'),
+      });
+    }
     if (this.listingChanged) {
       await renumberListing(this.tx);
       await refreshStatistics(this.tx);

@@ -66,6 +66,10 @@ const createdAtText = `to_json(to_char(ph.created_at AT TIME ZONE 'UTC', 'YYYY-M
 /** What DRF's renderer escapes beyond json.dumps: the two line separators. */
 const drfText = (text: string) => `replace(replace(${text}, U&'\\2028', '\\u2028'), U&'\\2029', '\\u2029')`;
 
+/** Whether the photographer has a listed package: only those have a document. */
+const LISTED = (photographer: string) =>
+  `EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ${photographer} AND p.status = 1)`;
+
 /** The photographer's v2 object (alias `ph`). */
 const PHOTOGRAPHER_V2 = drfText(
   recordText(contract.Photographer, 'Photographer', 'ph', {
@@ -142,22 +146,82 @@ const PACKAGE_LISTS = `json_build_object(
 export const PACKAGE_DOCUMENTS = `SELECT p.id AS package_id, ${PACKAGE_V2_REST} AS v2_rest, ${PACKAGE_LISTS} AS lists
   FROM package p WHERE p.status = 1`;
 export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2 FROM photographer ph
-  WHERE EXISTS (SELECT 1 FROM package p WHERE p.photographer_id = ph.id AND p.status = 1)`;
+  WHERE ${LISTED('ph.id')}`;
 
-/** Runs SQL in the writing transaction. */
-export type Execute = (sql: string) => Promise<unknown>;
+/** Runs SQL (with parameters $1, ...) in the writing transaction. */
+export type Execute = (sql: string, ...params: unknown[]) => Promise<unknown>;
 
 /**
- * Builds the read model again from the tables, whole, and stamps it with the listing version and format; run it
- * in the transaction that writes the version, after the version is set.
+ * What a write changed, for a rebuild of only the documents it touches: the packages written (created or
+ * changed), the photographers written, and the shared records whose content changed (every document that
+ * embeds one is rebuilt, whether or not its package was written).
  */
-export async function rebuildReadModel(execute: Execute): Promise<void> {
+export interface ReadModelChange {
+  packages: string[];
+  photographers: string[];
+  images: string[];
+  socialSites: string[];
+  priorityTags: string[];
+  portfolio: string[];
+  addOnTemplates: string[];
+}
+
+/** The change's lists as one row `c`, so every statement names all of its parameters (and so types them). */
+const CHANGE = `WITH c AS (SELECT $1::uuid[] AS packages, $2::uuid[] AS photographers, $3::uuid[] AS images,
+  $4::uuid[] AS social_sites, $5::uuid[] AS priority_tags, $6::uuid[] AS portfolio, $7::uuid[] AS add_on_templates)`;
+const TOUCHED_PACKAGES = `SELECT unnest(c.packages) FROM c
+  UNION SELECT package_id FROM package_image, c WHERE image_id = ANY(c.images)
+  UNION SELECT package_id FROM package_priority_tag, c WHERE tag_id = ANY(c.priority_tags)
+  UNION SELECT package_id FROM package_simple_portfolio, c WHERE portfolio_id = ANY(c.portfolio)
+  UNION SELECT package_id FROM linked_add_on, c WHERE template_id = ANY(c.add_on_templates)`;
+const TOUCHED_PHOTOGRAPHERS = `SELECT unnest(c.photographers) FROM c
+  UNION SELECT photographer_id FROM photographer_cover_image, c WHERE image_id = ANY(c.images)
+  UNION SELECT photographer_id FROM social, c WHERE social_site_id = ANY(c.social_sites)`;
+
+/**
+ * Builds the read model again from the tables and stamps it with the listing version and format; run it in the
+ * transaction that writes the version, after the version is set. With `change`, only the documents it touches
+ * are built again, and those of what is no longer listed are dropped; without, all of them.
+ */
+export async function rebuildReadModel(execute: Execute, change?: ReadModelChange): Promise<void> {
   // One rebuild at a time (an import and a start may meet): the second waits, then reads what the first wrote.
   await execute('LOCK TABLE read_model_state, package_document, photographer_document IN SHARE ROW EXCLUSIVE MODE');
-  await execute('DELETE FROM package_document');
-  await execute('DELETE FROM photographer_document');
-  await execute(`INSERT INTO photographer_document (photographer_id, v2) ${PHOTOGRAPHER_DOCUMENTS}`);
-  await execute(`INSERT INTO package_document (package_id, v2_rest, lists) ${PACKAGE_DOCUMENTS}`);
+  if (!change) {
+    await execute('DELETE FROM package_document');
+    await execute('DELETE FROM photographer_document');
+    await execute(`INSERT INTO photographer_document (photographer_id, v2) ${PHOTOGRAPHER_DOCUMENTS}`);
+    await execute(`INSERT INTO package_document (package_id, v2_rest, lists) ${PACKAGE_DOCUMENTS}`);
+  } else {
+    const params = [
+      change.packages,
+      change.photographers,
+      change.images,
+      change.socialSites,
+      change.priorityTags,
+      change.portfolio,
+      change.addOnTemplates,
+    ];
+    await execute(
+      `${CHANGE} DELETE FROM package_document d WHERE d.package_id IN (${TOUCHED_PACKAGES})
+        OR NOT EXISTS (SELECT 1 FROM package p WHERE p.id = d.package_id AND p.status = 1)`,
+      ...params,
+    );
+    await execute(
+      `INSERT INTO package_document (package_id, v2_rest, lists)
+        ${CHANGE} ${PACKAGE_DOCUMENTS} AND p.id IN (${TOUCHED_PACKAGES})`,
+      ...params,
+    );
+    await execute(
+      `${CHANGE} DELETE FROM photographer_document d WHERE d.photographer_id IN (${TOUCHED_PHOTOGRAPHERS})
+        OR NOT ${LISTED('d.photographer_id')}`,
+      ...params,
+    );
+    await execute(
+      `INSERT INTO photographer_document (photographer_id, v2)
+        ${CHANGE} ${PHOTOGRAPHER_DOCUMENTS} AND ph.id IN (${TOUCHED_PHOTOGRAPHERS})`,
+      ...params,
+    );
+  }
   await execute(`INSERT INTO read_model_state (id, listing_version, format)
     VALUES (1, coalesce((SELECT version FROM listing_version WHERE id = 1), 0), ${READ_MODEL_FORMAT})
     ON CONFLICT (id) DO UPDATE SET listing_version = EXCLUDED.listing_version, format = EXCLUDED.format`);

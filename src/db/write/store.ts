@@ -4,7 +4,7 @@
 // both engines. The rows are keyed by column name already (src/db/write/rows.ts); the tables, their order and
 // what a repeated row means come from the registry (src/db/write/tables.ts).
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import { rebuildReadModel } from './read-model.js';
+import { type ReadModelChange, rebuildReadModel } from './read-model.js';
 import type { Row, Rows } from './rows.js';
 import { LISTING_TABLE, type OwnedTable, TABLES } from './tables.js';
 
@@ -38,14 +38,15 @@ export async function deleteEverything(tx: TransactionClient): Promise<void> {
  * Marks the listing as changed: gives it a new version, in the transaction that changed it, so what readers
  * keep keyed by the version (matching positions, cached answers) turns over exactly when that transaction
  * commits. The version is random rather than counted, so that two databases never share one (their answers
- * may meet in one Redis).
+ * may meet in one Redis). The read model is built again with it (src/db/write/read-model.ts).
  */
-export async function bumpListingVersion(tx: TransactionClient): Promise<void> {
+export async function bumpListingVersion(tx: TransactionClient, change?: ReadModelChange): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO listing_version (id, version) VALUES (1, floor(random() * 9e18)::bigint)
     ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version`;
-  // What requests read ready-made is made here, from the tables as this transaction leaves them.
-  await rebuildReadModel((sql) => tx.$executeRawUnsafe(sql));
+  // What requests read ready-made is made here, from the tables as this transaction leaves them: all of it, or
+  // what `change` touches.
+  await rebuildReadModel((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), change);
 }
 
 /**
