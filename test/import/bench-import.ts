@@ -92,7 +92,7 @@ async function run(label: string): Promise<SourceReport> {
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `${label} on ${db.kind}: ${report.status}, ${JSON.stringify(report.counts)} in ${seconds.toFixed(1)} s ` +
-      `(${Math.round(report.counts.read / seconds)} records/s); peak rss ${mb(peakRss)}, peak heap ${mb(peakHeap)}, ` +
+      `(${Math.round(report.counts.read / seconds)} records/s)${report.error ? ` (${report.error})` : ''}; peak rss ${mb(peakRss)}, peak heap ${mb(peakHeap)}, ` +
       `process max rss ${mb(process.resourceUsage().maxRSS * 1024)}`,
   );
   return report;
