@@ -9,6 +9,10 @@
 // behind work the database cannot keep up with. The queue is short because a waiting request holds its
 // connection (its session has read the version): a longer one would take the pool from every other request.
 // Pages of filters already read never wait.
+//
+// A read shared by concurrent requests runs on the session of the request that began it: its deadline, its
+// database, its listing version check. When it fails for that request (its deadline spent, its replica gone, its
+// listing moved), a request that joined it reads again on its own session, so it hears of its own faults only.
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
@@ -75,19 +79,36 @@ export function createMatchSets(maxBytes: number): MatchSets {
     return Int32Array.from(rows, (row) => row.position);
   }
 
+  /**
+   * Reads on this request's session; shared with the requests that come for the same key meanwhile unless another
+   * read is shared already (several requests that joined a failed read each read on their own).
+   */
+  function readOwn(sql: SqlReader, filter: PackageFilter, key: string): Promise<Int32Array> {
+    const pending: Promise<Int32Array> = gate(() => read(sql, filter)).finally(() => {
+      if (reading.get(key) === pending) reading.delete(key);
+    });
+    if (!reading.has(key)) reading.set(key, pending);
+    pending.then((positions) => kept.set(key, positions)).catch(() => {});
+    return pending;
+  }
+
   return {
     kept: (filter, version) => kept.get(`${version}|${filterKey(filter)}`),
     async positions(sql, filter, version) {
       const key = `${version}|${filterKey(filter)}`;
       const hit = kept.get(key);
       if (hit) return hit;
-      let pending = reading.get(key);
-      if (!pending) {
-        pending = gate(() => read(sql, filter)).finally(() => reading.delete(key));
-        reading.set(key, pending);
-        pending.then((positions) => kept.set(key, positions)).catch(() => {});
+      const shared = reading.get(key);
+      if (shared) {
+        try {
+          return await shared;
+        } catch {
+          // Another request's failure: this request's own read follows (it may have been kept meanwhile).
+          const after = kept.get(key);
+          if (after) return after;
+        }
       }
-      return pending;
+      return readOwn(sql, filter, key);
     },
   };
 }
