@@ -85,7 +85,11 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
       ownSessionFactory: async () => ({ factory: new PrismaPGlite(pglite), close: async () => {} }),
       read,
       // One database, read by every request.
-      router: { forRequest: () => read, pick: () => read, statuses: () => [] },
+      router: {
+        forRequest: () => read,
+        pick: (avoid?: ReadonlySet<object>) => (avoid?.has(read) ? undefined : read),
+        statuses: () => [],
+      },
       health: async (timeoutMs: number) =>
         hold.problem() ?? (await healthOf(() => pglite.query('SELECT 1'), timeoutMs, 'the embedded database')),
       pool: null,

@@ -25,7 +25,9 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
     observer.notify(statement.text);
     const started = performance.now();
     try {
-      return (await statementSpan(statement, 'pglite', () => pglite.query<Row>(sent.text, params as unknown[]))).rows;
+      return (
+        await statementSpan(statement, 'pglite', undefined, () => pglite.query<Row>(sent.text, params as unknown[]))
+      ).rows;
     } catch (error) {
       throw pglite.closed ? new DatabaseUnavailableError('database unavailable: it is closed') : error;
     } finally {

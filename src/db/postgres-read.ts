@@ -3,12 +3,15 @@
 // transaction session holds one connection in one read-only repeatable-read transaction (one snapshot), its
 // statements one after the other. Every statement is bounded by DB_STATEMENT_TIMEOUT on the server (set on each
 // connection) and, on this side, by DB_QUERY_TIMEOUT and what is left of the request's deadline, for a server that
-// stopped answering; once the deadline has passed, no statement starts.
+// stopped answering; once the deadline has passed, no statement starts. A fault tells the session what to do
+// (src/db/faults.ts): a lost connection or a replica's conflict marks it `lost` (the operation is made again
+// elsewhere), a busy database and a spent deadline fail the request only.
 import type pg from 'pg';
-import { classify, DatabaseUnavailableError, isUnavailable } from './faults.js';
+import { classify, DatabaseUnavailableError, isReadTimeout, isUnavailable } from './faults.js';
 import {
   type Consistency,
   checkDeadline,
+  DeadlinePassedError,
   type Listing,
   type ListingColumns,
   ListingMovedError,
@@ -18,7 +21,7 @@ import {
   unwrapListing,
   withListingColumns,
 } from './sql.js';
-import { type StatementObserver, statementSpan } from './statements.js';
+import { type StatementObserver, type StatementTarget, statementSpan } from './statements.js';
 
 export interface PostgresReadSettings {
   statementTimeoutMs: number;
@@ -29,8 +32,12 @@ export interface PostgresReadSettings {
 export interface ReadPathOptions {
   /** Prepare statements by name (not behind a pooler in transaction mode: a name lives on one server connection). */
   named: boolean;
-  /** For a replica: told when a read finds it unavailable (the request's reads are then made elsewhere). */
+  /** The database, as traces name it. */
+  target?: StatementTarget | undefined;
+  /** For a replica: told when a read finds its connection lost (the request's reads are then made elsewhere). */
   onLost?: (() => void) | undefined;
+  /** Told the listing version a session's reads found (a replica may be ahead of its watch's last answer). */
+  onVersion?: ((version: string) => void) | undefined;
 }
 
 /** How a session runs one statement: on the pool, or on its own connection. */
@@ -72,29 +79,35 @@ class PostgresSession implements ReadSession {
     const sent = this.options.named ? wrapped : { text: wrapped.text };
     this.observer.notify(statement.text);
     const started = performance.now();
+    // Just past the deadline: the client hears TIMEOUT from the deadline first, then the statement is let go.
+    const untilDeadline = this.deadline - Date.now() + 200;
     let result: pg.QueryResult;
     try {
-      result = await statementSpan(statement, 'postgresql', () =>
+      result = await statementSpan(statement, 'postgresql', this.options.target, () =>
         this.runner({
           ...(sent.name ? { name: sent.name } : {}),
           text: sent.text,
           values: params as unknown[],
-          query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, this.deadline - Date.now() + 200)),
+          query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, untilDeadline)),
         } as pg.QueryConfig),
       );
     } catch (error) {
+      // Let go for the request's deadline, not for a server that stopped answering: that request's only.
+      if (isReadTimeout(error) && untilDeadline < this.settings.queryTimeoutMs) throw new DeadlinePassedError();
       const classified = classify(error);
-      if (classified instanceof DatabaseUnavailableError && this.options.onLost) {
+      if (classified instanceof DatabaseUnavailableError && classified.kind !== 'busy') {
         this.lost = true;
-        this.options.onLost();
+        if (classified.kind === 'lost') this.options.onLost?.();
       }
       throw classified;
     } finally {
       this.observer.timed((performance.now() - started) / 1000);
     }
     const read = unwrapListing(result.rows as (Row & ListingColumns)[]);
-    if (this.version === undefined) this.version = read.version;
-    else if (read.version !== this.version) {
+    if (this.version === undefined) {
+      this.version = read.version;
+      this.options.onVersion?.(read.version);
+    } else if (read.version !== this.version) {
       this.moved = true;
       throw new ListingMovedError();
     }
@@ -176,6 +189,7 @@ export function postgresReadPath(
   // On its own, each statement takes any connection of the pool and gives it back (pg's pool.query).
   const onPool: Runner = (config) => pool.query(config);
   return {
+    ...(options.target && { role: options.target.role }),
     session(deadline = Number.POSITIVE_INFINITY, consistency: Consistency = 'versioned') {
       const runner = consistency === 'transaction' ? transactionRunner(pool, settings, deadline) : onPool;
       return new PostgresSession(runner, observer, settings, deadline, options);
@@ -184,7 +198,7 @@ export function postgresReadPath(
       observer.notify(statement.text);
       const started = performance.now();
       try {
-        const result = await statementSpan(statement, 'postgresql', () =>
+        const result = await statementSpan(statement, 'postgresql', options.target, () =>
           pool.query({
             ...(statement.name && options.named ? { name: statement.name } : {}),
             text: statement.text,

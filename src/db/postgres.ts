@@ -4,15 +4,18 @@
 // the start-up lock. Behind a pooler in transaction mode (DATABASE_POOLER=transaction, e.g. PgBouncer) nothing
 // relies on a session across transactions: statements are not prepared by name (a name lives on one server
 // connection, and the next transaction may get another), and no setting is sent at connection time (the pooler
-// refuses them; statement_timeout is then the pooler's or the role's).
+// refuses them; statement_timeout is then the pooler's or the role's). The version watch and /healthz ask each
+// database on a connection of their own, apart from the requests' pools: a burst of requests that fills a pool
+// makes neither a replica nor the instance look gone.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { type Config, loadConfig, type PoolSettings } from '../config.js';
 import { DatabaseUnavailableError, faultReason, healthOf, isUnavailable } from './faults.js';
+import type { WatchAnswer } from './freshness.js';
 import { postgresReadPath } from './postgres-read.js';
 import { type PoolGauges, type ReadTarget, routeReads } from './replicas.js';
 import { LISTING_VERSION } from './sql.js';
-import type { StatementObserver } from './statements.js';
+import type { StatementObserver, StatementTarget } from './statements.js';
 
 export type PostgresConfig = Extract<Config['database'], { kind: 'postgresql' }>;
 
@@ -31,6 +34,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function describeServer(url: string): string {
   const u = new URL(url);
   return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+}
+
+/** The database at `url` as its statements' spans name it. */
+function statementTarget(role: string, url: string): StatementTarget {
+  const u = new URL(url);
+  return { role, address: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 5432) };
 }
 
 function newPool(url: string, settings: PoolSettings, pooled: boolean, max = settings.size): pg.Pool {
@@ -73,6 +82,29 @@ async function waitForPostgres(pool: pg.Pool, url: string, options: PostgresOpti
   }
 }
 
+/** The listing version, and how far along the WAL the server is: replayed on a standby, written on a primary. */
+const WATCHED = `SELECT v.version, (CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_lsn()
+  END - '0/0'::pg_lsn)::text AS wal FROM (${LISTING_VERSION.text}) v`;
+/** Servers that refused to say their WAL position (a role without the right): asked the version alone. */
+const walRefused = new WeakSet<pg.Pool>();
+
+async function watchAnswer(probe: pg.Pool): Promise<WatchAnswer> {
+  const ask = (text: string) => probe.query({ text, query_timeout: 1000 } as pg.QueryConfig);
+  let result: pg.QueryResult;
+  if (walRefused.has(probe)) result = await ask(LISTING_VERSION.text);
+  else {
+    try {
+      result = await ask(WATCHED);
+    } catch (error) {
+      if (isUnavailable(error)) throw error;
+      walRefused.add(probe);
+      result = await ask(LISTING_VERSION.text);
+    }
+  }
+  const row = result.rows[0] as { version: unknown; wal?: string | null } | undefined;
+  return { version: String(row?.version), wal: row?.wal ? BigInt(row.wal.split('.')[0] as string) : null };
+}
+
 const gauges = (pool: pg.Pool): PoolGauges => ({
   total: () => pool.totalCount,
   idle: () => pool.idleCount,
@@ -90,25 +122,27 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
     await pool.end().catch(() => {});
     throw error;
   }
-  const target = (role: string, targetPool: pg.Pool, replica: boolean): ReadTarget => ({
+  // The watch's and the health check's own connections: two on the primary (both ask it), one on a replica.
+  const primaryProbe = newPool(config.url, settings, pooled, 2);
+  const replicaUrls = config.replicaUrls ?? [];
+  const replicaPools = replicaUrls.map((url) => newPool(url, settings, pooled));
+  const replicaProbes = replicaUrls.map((url) => newPool(url, settings, pooled, 1));
+  const target = (role: string, url: string, targetPool: pg.Pool, probe: pg.Pool): ReadTarget => ({
     role,
     pool: gauges(targetPool),
     read: postgresReadPath(targetPool, observer, settings, {
       named: !pooled,
-      onLost: replica ? () => router.lost(role) : undefined,
+      target: statementTarget(role, url),
+      onLost: () => router.lost(role),
+      onVersion: (version) => router.seen(role, version),
     }),
-    version: async () => {
-      const result = await targetPool.query({
-        text: LISTING_VERSION.text,
-        query_timeout: 1000,
-      } as pg.QueryConfig);
-      return String(result.rows[0]?.version);
-    },
+    version: () => watchAnswer(probe),
   });
-  const replicaPools = (config.replicaUrls ?? []).map((url) => newPool(url, settings, pooled));
   const router = await routeReads(
-    target('primary', pool, false),
-    replicaPools.map((replicaPool, i) => target(`replica ${i + 1}`, replicaPool, true)),
+    target('primary', config.url, pool, primaryProbe),
+    replicaPools.map((replicaPool, i) =>
+      target(`replica ${i + 1}`, replicaUrls[i] as string, replicaPool, replicaProbes[i] as pg.Pool),
+    ),
     config.replicaMaxLagMs ?? 10_000,
   );
   return {
@@ -118,10 +152,13 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
       const single = newPool(directUrl, settings, pooled && config.directUrl === undefined, 1);
       return { factory: new PrismaPg(single), close: () => single.end() };
     },
-    read: postgresReadPath(pool, observer, settings, { named: !pooled }),
+    read: postgresReadPath(pool, observer, settings, {
+      named: !pooled,
+      target: statementTarget('primary', config.url),
+    }),
     router,
     health: async (timeoutMs: number) => {
-      const check = () => pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
+      const check = () => primaryProbe.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
       const reason = await healthOf(check, timeoutMs, 'PostgreSQL');
       // The primary away, reads still have a replica: ready (imports wait for the primary).
       if (reason && router.statuses().some((status) => status.role !== 'primary' && status.serving)) return null;
@@ -158,7 +195,7 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
     },
     close: async () => {
       router.close();
-      await Promise.all([pool.end(), ...replicaPools.map((replicaPool) => replicaPool.end())]);
+      await Promise.all([pool, primaryProbe, ...replicaPools, ...replicaProbes].map((each) => each.end()));
     },
   };
 }

@@ -1,8 +1,13 @@
 // Read replicas (DATABASE_REPLICA_URLS): each request reads from one database, a replica when one is serving,
-// else the primary. A watch asks every database once a second for the listing's version: a replica serves while
-// it answers and its replayed version has not been behind the primary's for longer than REPLICA_MAX_LAG; one
-// that fails or falls behind is skipped until it is back. A replica that fails in the middle of a request is
-// skipped at once (the request's reads are made again elsewhere: src/graphql/read-session.ts).
+// else the primary. A watch asks every database once a second for the listing's version, on a connection of its
+// own (a burst of requests filling the pools cannot make a database look gone): a replica serves while it answers
+// and its version has not been behind the primary's for longer than REPLICA_MAX_LAG (src/db/lag-clock.ts); one
+// that fails or falls behind is skipped until it is back. Among the serving replicas, requests read from those at
+// the newest listing (src/db/freshness.ts), so a client's next request never reads an older listing than its last
+// while a fresher replica serves. A replica that fails in the middle of a request is skipped at once (the
+// request's reads are made again elsewhere: src/graphql/read-session.ts).
+import { type Freshness, freshest, reportVersion, type WatchAnswer } from './freshness.js';
+import { lagClock } from './lag-clock.js';
 import type { ReadPath } from './sql.js';
 
 export interface PoolGauges {
@@ -29,26 +34,35 @@ export interface ReadTarget {
   role: string;
   read: ReadPath;
   pool: PoolGauges;
-  /** The listing version it holds, read apart from the requests' statements (not counted in the metrics). */
-  version(): Promise<string>;
+  /**
+   * The listing version it holds and how far along the primary's WAL it is (null where the server cannot say),
+   * read apart from the requests' statements (not counted in the metrics).
+   */
+  version(): Promise<WatchAnswer>;
 }
 
 export interface ReadRouter {
   /** The read path a request reads from: the same for every call with that request. */
   forRequest(request: object): ReadPath;
-  /** A read path picked anew (a request's reads made again after its replica failed). */
-  pick(): ReadPath;
-  /** A replica failed a read: skipped until the watch finds it well again. */
+  /**
+   * A read path picked anew, never one in `avoid` (a request's reads made again, away from the databases that
+   * failed it); undefined when every database is in it.
+   */
+  pick(avoid?: ReadonlySet<object>): ReadPath | undefined;
+  /** A replica's connection failed a read: skipped until the watch finds it well again. */
   lost(role: string): void;
+  /** A request's read found this listing version on the database (a replica may be ahead of its last watch). */
+  seen(role: string, version: string): void;
   statuses(): DatabaseStatus[];
   close(): void;
 }
 
 const WATCH_MS = 1000;
 
-interface Watched extends ReadTarget {
+interface Watched extends ReadTarget, Freshness {
   reachable: boolean;
   routed: number;
+  /** Since when its version has differed from the primary's (see src/db/lag-clock.ts). */
   behindSince: number | undefined;
   /** When a read last found it unavailable: only a watch begun after that may put it back. */
   lostAt: number | undefined;
@@ -63,24 +77,37 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
     behindSince: undefined,
     lostAt: undefined,
     serving: false,
+    listing: undefined,
+    wal: undefined,
+    reportedAt: undefined,
   }));
+  const clock = lagClock();
   let primaryReachable = true;
+
   async function watch(): Promise<void> {
-    const primaryVersion = await primary.version().catch(() => undefined);
+    const primaryVersion = (await primary.version().catch(() => undefined))?.version;
     primaryReachable = primaryVersion !== undefined;
+    if (primaryVersion !== undefined) clock.primaryAt(primaryVersion, Date.now());
     await Promise.all(
       watched.map(async (replica) => {
         const asked = Date.now();
-        const version = await replica.version().catch(() => undefined);
+        const answer = await replica.version().catch(() => undefined);
         // A read failed on it while this answer was on its way: the answer is older than that news.
         if (replica.lostAt !== undefined && replica.lostAt >= asked) return;
         replica.lostAt = undefined;
-        replica.reachable = version !== undefined;
+        replica.reachable = answer !== undefined;
+        // A request's read found a newer version on it meanwhile: this answer is older than that news.
+        if (answer && (replica.reportedAt === undefined || replica.reportedAt < asked)) {
+          replica.listing = answer.version;
+          replica.wal = answer.wal ?? undefined;
+        }
         const now = Date.now();
-        if (version === undefined || primaryVersion === undefined || version === primaryVersion) {
-          replica.behindSince = undefined;
-        } else {
-          replica.behindSince ??= now;
+        // Either one not answering, the clock goes on as it was: it neither stops nor starts again.
+        if (answer && primaryVersion !== undefined) {
+          replica.behindSince =
+            replica.listing === primaryVersion
+              ? undefined
+              : (replica.behindSince ?? clock.movedPast(replica.listing as string, now));
         }
         replica.serving =
           replica.reachable && (replica.behindSince === undefined || now - replica.behindSince <= maxLagMs);
@@ -101,16 +128,23 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
 
   let next = 0;
   let primaryRouted = 0;
-  const pick = (): ReadPath => {
+  const roundRobin = (among: Watched[]): ReadPath => {
+    next = (next + 1) % among.length;
+    const chosen = among[next] as Watched;
+    chosen.routed += 1;
+    return chosen.read;
+  };
+  const pick = (avoid?: ReadonlySet<object>): ReadPath | undefined => {
     const serving = watched.filter((replica) => replica.serving);
-    if (serving.length === 0) {
+    const open = serving.filter((replica) => !avoid?.has(replica.read));
+    const fresh = freshest(serving).filter((replica) => !avoid?.has(replica.read));
+    if (fresh.length > 0) return roundRobin(fresh);
+    // The primary holds the newest listing of all; a replica behind the others only when the primary failed too.
+    if (!avoid?.has(primary.read)) {
       primaryRouted += 1;
       return primary.read;
     }
-    next = (next + 1) % serving.length;
-    const chosen = serving[next] as Watched;
-    chosen.routed += 1;
-    return chosen.read;
+    return open.length > 0 ? roundRobin(open) : undefined;
   };
   const picked = new WeakMap<object, ReadPath>();
 
@@ -118,7 +152,7 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
     forRequest(request) {
       let read = picked.get(request);
       if (!read) {
-        read = pick();
+        read = pick() as ReadPath; // nothing avoided: the primary at least
         picked.set(request, read);
       }
       return read;
@@ -129,6 +163,16 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
       if (!replica) return;
       replica.serving = false;
       replica.lostAt = Date.now();
+    },
+    seen(role, version) {
+      const replica = watched.find((r) => r.role === role);
+      if (replica)
+        reportVersion(
+          replica,
+          version,
+          watched.filter((r) => r.serving),
+          Date.now(),
+        );
     },
     // Without replicas there is nothing to say beyond /healthz's own check of the primary.
     statuses: () =>

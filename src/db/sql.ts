@@ -36,7 +36,10 @@ export interface ReadSession extends SqlReader {
   knownListing(): Listing | undefined;
   /** True once a read met another listing version than the session's first: the operation must be made again. */
   readonly moved: boolean;
-  /** True once a read found its replica unavailable: the operation must be made again on another database. */
+  /**
+   * True once a read found its database unable to serve it (its connection lost, or a replica cancelling the
+   * statement for a change it replays): the operation must be made again on another database.
+   */
   readonly lost: boolean;
   /** Ends the session (commits its transaction, if any); safe to call more than once. */
   end(): Promise<void>;
@@ -49,6 +52,8 @@ export interface ReadSession extends SqlReader {
 export type Consistency = 'versioned' | 'transaction';
 
 export interface ReadPath {
+  /** Which database it reads (`primary`, `replica 1`, ...), for traces; none for the embedded database. */
+  readonly role?: string;
   /** `deadline`: the time (Date.now()) after which no statement starts. */
   session(deadline?: number, consistency?: Consistency): ReadSession;
   /** One statement on its own (no session, no version check), bounded by the query timeout. */

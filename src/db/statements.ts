@@ -82,23 +82,34 @@ export function observeStatements(
   };
 }
 
+/** The database a statement is sent to, as its span names it. */
+export interface StatementTarget {
+  /** `primary`, `replica 1`, ... */
+  role: string;
+  address: string;
+  port: number;
+}
+
 /**
  * A statement of the read path as a client span (when tracing is on: src/tracing.ts): named by the statement's
- * name, with the database system and the rows it returned; never its parameter values.
+ * name, with the database system, the database it went to (its role, `db.server.role`, and `server.address`,
+ * `server.port`) and the rows it returned; never its parameter values.
  */
 export function statementSpan<R extends { rows: unknown[] }>(
   statement: { name?: string },
   system: 'postgresql' | 'pglite',
+  target: StatementTarget | undefined,
   run: () => Promise<R>,
 ): Promise<R> {
   const name = statement.name ?? 'statement';
-  return inSpan(
-    `SQL ${name}`,
-    { kind: SpanKind.CLIENT, attributes: { 'db.system.name': system, 'db.query.summary': name } },
-    async (span) => {
-      const result = await run();
-      span?.setAttribute('db.response.returned_rows', result.rows.length);
-      return result;
-    },
-  );
+  const attributes = {
+    'db.system.name': system,
+    'db.query.summary': name,
+    ...(target && { 'db.server.role': target.role, 'server.address': target.address, 'server.port': target.port }),
+  };
+  return inSpan(`SQL ${name}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const result = await run();
+    span?.setAttribute('db.response.returned_rows', result.rows.length);
+    return result;
+  });
 }

@@ -21,11 +21,14 @@ export interface Context {
   withheld: Set<string>;
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
   cacheNote: { cacheable: boolean };
+  /** The database the session reads (`primary`, `replica 1`, ...; none for the embedded one), for traces. */
+  database: string | undefined;
   /**
-   * Starts the operation's reads over on a new session, on a database picked anew (src/graphql/read-session.ts:
-   * after the listing moved, or a replica failed).
+   * Starts the operation's reads over on a new session (src/graphql/read-session.ts): after the listing moved, in
+   * one transaction; after the database failed (`lost`), on another one, never one that failed this request.
+   * False when no database is left to try.
    */
-  readAgain(consistency: Consistency): void;
+  readAgain(why: { moved: boolean; lost: boolean }): boolean;
 }
 
 /** What a door passes when it runs an operation itself: the v2 door's legacy records carry every field. */
@@ -35,7 +38,11 @@ export interface DoorContext {
 
 export interface ContextOptions {
   /** Where a request reads (a replica or the primary), and a database picked anew when its reads start over. */
-  reads: { forRequest(request: object): Pick<ReadPath, 'session'>; pick(): Pick<ReadPath, 'session'> };
+  reads: {
+    forRequest(request: object): RequestRead;
+    /** A database other than those in `avoid`; undefined when none is left. */
+    pick(avoid: ReadonlySet<object>): RequestRead | undefined;
+  };
   matchSets: MatchSets;
   /** This process's last view of the listing, shared by every request's store. */
   lastSeen: LastSeen;
@@ -46,6 +53,7 @@ export interface ContextOptions {
 }
 
 const NO_SCOPES: ReadonlySet<Scope> = new Set();
+type RequestRead = Pick<ReadPath, 'session' | 'role'>;
 
 /** Yoga's `context` option: a new store, session and loaders per request. */
 export function createContextFactory(options: ContextOptions) {
@@ -53,21 +61,30 @@ export function createContextFactory(options: ContextOptions) {
     const door = initial as unknown as DoorContext & ServerContext & { request: Request };
     const credential = options.callerOf(door.request, door).graphql;
     const deadline = Date.now() + options.requestTimeoutMs;
-    const reads = (consistency: Consistency, again = false) => {
-      const read = again ? options.reads.pick() : options.reads.forRequest(door.request);
+    let read = options.reads.forRequest(door.request);
+    let consistency: Consistency = 'versioned';
+    /** The databases that failed this request: it is not sent to them again. */
+    const failed = new Set<object>();
+    const reads = () => {
       const session = graphqlSession(read.session(deadline, consistency), options.logger);
       const store = createStore(session, options.matchSets, options.lastSeen);
-      return { session, store, loaders: createLoaders(store) };
+      return { session, store, loaders: createLoaders(store), database: read.role };
     };
     const context: Context = {
-      ...reads('versioned'),
+      ...reads(),
       scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
       withheld: new Set<string>(),
       cacheNote: cacheNoteFor(door.request),
       // On `this`: Yoga copies this object's fields into the context resolvers see, which is what must change.
-      readAgain(this: Context, consistency: Consistency) {
-        Object.assign(this, reads(consistency, true));
+      readAgain(this: Context, { moved, lost }) {
+        if (moved) consistency = 'transaction';
+        if (lost) failed.add(read);
+        const next = options.reads.pick(failed);
+        if (!next) return false;
+        read = next;
+        Object.assign(this, reads());
         this.withheld.clear();
+        return true;
       },
     };
     return context;
