@@ -48,6 +48,7 @@ export type AppSettings = Pick<
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'responseCacheBytes'
+  | 'seedPool'
   | 'cacheControl'
   | 'corsOrigins'
   | 'apiKeys'
@@ -122,6 +123,7 @@ export function createApp({
       lastSeen: lastSeenListing(),
       callerOf,
       requestTimeoutMs: settings.requestTimeoutMs,
+      seedPool: settings.seedPool,
       logger,
     }),
     cors: false,

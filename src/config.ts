@@ -135,6 +135,7 @@ export const environment = z.object({
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3).default(32 * 1024 * 1024),
   RESPONSE_CACHE_BYTES: wholeNumber(0, 16 * 1024 ** 3).default(64 * 1024 * 1024),
+  SEED_POOL: wholeNumber(0, 1_000_000).default(256),
   CACHE_CONTROL: z
     .string()
     .regex(/^[\x20-\x7e]{1,200}$/, 'must be a Cache-Control header value')
@@ -221,6 +222,8 @@ export type Config = {
   filterCacheBytes: number;
   /** Memory for cached answers (src/cache/); 0 turns the response cache off. */
   responseCacheBytes: number;
+  /** Seeds a request without one draws from, per listing version (src/listing/seed-pool.ts); 0: any seed. */
+  seedPool: number;
   /** Cache-Control of cacheable anonymous answers. */
   cacheControl: string;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
@@ -305,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxBodyBytes: e.MAX_BODY_BYTES,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
     responseCacheBytes: e.RESPONSE_CACHE_BYTES,
+    seedPool: e.SEED_POOL,
     cacheControl: e.CACHE_CONTROL,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     corsOrigins: e.CORS_ORIGINS,

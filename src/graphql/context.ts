@@ -5,6 +5,7 @@ import { cacheNoteFor } from '../cache/response-cache.js';
 import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import type { MatchSets } from '../listing/matches.js';
+import { type PoolDraw, poolDraw } from '../listing/seed-pool.js';
 import { createStore, type LastSeen, type Store } from '../listing/store.js';
 import type { Logger } from '../logger.js';
 import { graphqlSession } from './database-errors.js';
@@ -21,6 +22,8 @@ export interface Context {
   withheld: Set<string>;
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
   cacheNote: { cacheable: boolean };
+  /** The request's draw from the pool of seeds, for an order asked without one (src/listing/seed-pool.ts). */
+  seedDraw: PoolDraw | undefined;
   /** The database the session reads (`primary`, `replica 1`, ...; none for the embedded one), for traces. */
   database: string | undefined;
   /**
@@ -49,6 +52,8 @@ export interface ContextOptions {
   callerOf: (request: Request, server?: ServerContext) => Caller;
   /** Milliseconds from the context's making after which no statement starts (REQUEST_TIMEOUT). */
   requestTimeoutMs: number;
+  /** SEED_POOL: how many seeds a request without one draws from (0: none, a seed of its own). */
+  seedPool: number;
   logger: Logger;
 }
 
@@ -75,6 +80,7 @@ export function createContextFactory(options: ContextOptions) {
       scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
       withheld: new Set<string>(),
       cacheNote: cacheNoteFor(door.request),
+      seedDraw: poolDraw(door.request, options.seedPool),
       // On `this`: Yoga copies this object's fields into the context resolvers see, which is what must change.
       readAgain(this: Context, { moved, lost }) {
         if (moved) consistency = 'transaction';

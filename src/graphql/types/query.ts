@@ -1,7 +1,8 @@
 import { markUncacheable } from '../../cache/response-cache.js';
 import { orderFingerprint } from '../../listing/filter.js';
 import { type ListedPackage, matchCount, type OrderRequest, pageInOrder } from '../../listing/orders.js';
-import { chooseSeed, DEFAULT_LIMIT, MAX_LIMIT } from '../../listing/page.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../listing/page.js';
+import { seedFor } from '../../listing/seed-pool.js';
 import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 import { badUserInput, requireUuid } from '../errors.js';
@@ -41,10 +42,14 @@ const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
   }),
 });
 
-/** A seed chosen at random: the answer then differs from one request to the next, so it is not cached. */
-function randomSeed(ctx: Context): number {
-  markUncacheable(ctx.cacheNote);
-  return chooseSeed();
+/**
+ * The seed of a request that gave none: drawn from the pool of the listing version this request reads (one of
+ * SEED_POOL, so the answer can be cached under a key naming the draw), else chosen at random (not cached).
+ */
+async function seedWhenNone(ctx: Context): Promise<number> {
+  const { seed, cacheable } = seedFor(ctx.seedDraw, ctx.seedDraw ? (await ctx.store.listing()).version : '');
+  if (!cacheable) markUncacheable(ctx.cacheNote);
+  return seed;
 }
 
 const orderArgs = builder.args((t) => ({
@@ -75,7 +80,7 @@ builder.queryType({
         const offset = args.offset ?? 0;
         if (limit < 1 || limit > MAX_LIMIT) throw badUserInput(`limit must be from 1 to ${MAX_LIMIT}, got ${limit}`);
         if (offset < 0) throw badUserInput(`offset must be 0 or more, got ${offset}`);
-        const order = readOrder(args, args.seed ?? randomSeed(ctx));
+        const order = readOrder(args, args.seed ?? (await seedWhenNone(ctx)));
         // The page and its count in one read, with the fields every selection of `results` asks for.
         if (!selects(info, 'results'))
           return { count: await matchCount(ctx.store, order), limit, offset, order, rows: [] };
@@ -98,7 +103,7 @@ builder.queryType({
         if (args.seed != null && cursorSeed !== undefined && args.seed !== cursorSeed) {
           throw badUserInput(`seed ${args.seed} differs from the seed ${cursorSeed} the cursor was made with`);
         }
-        const order = { ...draft, seed: args.seed ?? cursorSeed ?? randomSeed(ctx) };
+        const order = { ...draft, seed: args.seed ?? cursorSeed ?? (await seedWhenNone(ctx)) };
         const count = await matchCount(ctx.store, order);
         const { start, end } = connectionWindow(args, count, after, before);
         return {
