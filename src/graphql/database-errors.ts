@@ -46,10 +46,18 @@ export function graphqlSession(session: ReadSession, logger: Logger): ReadSessio
 }
 
 let lastWarned = 0;
-function warnOutage(logger: Logger, error: Error): void {
+function warnOutage(logger: Logger, error: DatabaseUnavailableError): void {
   if (Date.now() - lastWarned < 10_000) return;
   lastWarned = Date.now();
-  logger.warn({ reason: faultReason(error) }, 'database unavailable: requests are answered 503 until it is back');
+  const reason = faultReason(error);
+  // A busy database fails the requests that meet it; a replica's conflict costs a re-run elsewhere; a lost
+  // database, every request that has nowhere else to read until it is back.
+  const what = {
+    busy: 'database busy: the requests that meet it are answered 503',
+    conflict: 'a replica cancelled a read for a change it replays: the operation runs again elsewhere',
+    lost: 'database unavailable: requests are answered 503 until it is back',
+  }[error.kind];
+  logger.warn({ reason }, what);
 }
 
 /** One SERVICE_UNAVAILABLE error, with HTTP 503 and Retry-After when there is no data to show. */
