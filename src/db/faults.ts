@@ -37,15 +37,13 @@ const LOST_MESSAGES = [
   /Client has encountered a connection error/i,
   /Connection ended unexpectedly/i,
   /Cannot use a pool after calling end/i,
-  // The server accepted the statement and said nothing past DB_QUERY_TIMEOUT, longer than its own statement
-  // timeout: it has stopped answering (a read timeout set by the request's deadline is that request's only:
-  // src/db/postgres-read.ts).
-  /Query read timeout/i,
 ];
 // query_canceled (57014, the statement timeout), lock_not_available (55P03), too many connections (53300).
 const BUSY_SQLSTATES = new Set(['57014', '55P03', '53300']);
-/** pg-pool's words when every connection stayed taken for DB_CONNECT_TIMEOUT. */
-const POOL_WAIT = /timeout exceeded when trying to connect/i;
+// pg-pool's words when every connection stayed taken for DB_CONNECT_TIMEOUT, and pg's when a statement went
+// unanswered for DB_QUERY_TIMEOUT: a slow statement (behind a pooler no statement_timeout need be set) as much as
+// a server gone silent, which the watch, asking on its own connection, finds within two seconds.
+const BUSY_MESSAGES = [/timeout exceeded when trying to connect/i, /Query read timeout/i];
 // serialization_failure (40001) and deadlock_detected (40P01): what a standby says when it cancels a statement
 // for the changes it replays.
 const CONFLICT_SQLSTATES = new Set(['40001', '40P01']);
@@ -57,7 +55,7 @@ export function faultKind(error: unknown): FaultKind | null {
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   if (SOCKET_CODES.has(code) || code.startsWith('08') || code.startsWith('57P')) return 'lost';
-  if (BUSY_SQLSTATES.has(code) || POOL_WAIT.test(message)) return 'busy';
+  if (BUSY_SQLSTATES.has(code) || BUSY_MESSAGES.some((pattern) => pattern.test(message))) return 'busy';
   if (CONFLICT_SQLSTATES.has(code)) return 'conflict';
   return LOST_MESSAGES.some((pattern) => pattern.test(message)) ? 'lost' : null;
 }

@@ -92,7 +92,7 @@ class PostgresSession implements ReadSession {
         } as pg.QueryConfig),
       );
     } catch (error) {
-      // Let go for the request's deadline, not for a server that stopped answering: that request's only.
+      // Let go at the request's deadline: its timeout, which the client has heard already.
       if (isReadTimeout(error) && untilDeadline < this.settings.queryTimeoutMs) throw new DeadlinePassedError();
       const classified = classify(error);
       if (classified instanceof DatabaseUnavailableError && classified.kind !== 'busy') {

@@ -32,8 +32,8 @@ function newPool(config: pg.PoolConfig = {}): pg.Pool {
 }
 
 /** A read path on `pool` as a replica's is made, with every report of a lost database in `lost`. */
-function replicaRead(pool: pg.Pool, lost: string[]) {
-  const settings = { statementTimeoutMs: 5000, queryTimeoutMs: 7000 };
+function replicaRead(pool: pg.Pool, lost: string[], queryTimeoutMs = 7000) {
+  const settings = { statementTimeoutMs: 5000, queryTimeoutMs };
   return postgresReadPath(pool, new StatementObserver(), settings, { named: false, onLost: () => lost.push('lost') });
 }
 
@@ -79,6 +79,15 @@ describe.runIf(onPostgres)('faults on a real PostgreSQL server', () => {
     const error = await failure(session.query(sleep(3)));
     expect(error).toBeInstanceOf(DeadlinePassedError);
     expect(Date.now() - started).toBeLessThan(1500);
+    expect(session.lost).toBe(false);
+    expect(lost).toEqual([]);
+  });
+
+  it('a statement unanswered past DB_QUERY_TIMEOUT (no statement_timeout behind a pooler) fails the request only', async () => {
+    const lost: string[] = [];
+    const session = replicaRead(newPool(), lost, 300).session(Date.now() + 10_000);
+    const error = await failure(session.query(sleep(2)));
+    expect(error).toBeInstanceOf(DatabaseUnavailableError);
     expect(session.lost).toBe(false);
     expect(lost).toEqual([]);
   });
