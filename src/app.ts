@@ -95,6 +95,7 @@ export function createApp({
             v2KeysRequired: settings.v2ApiKeys !== undefined,
             // Most of the request's time stays for the answer itself when the version is slow to come.
             versionTimeoutMs: Math.min(1000, settings.requestTimeoutMs / 3),
+            seedPool: settings.seedPool,
           }),
         ]
       : [];

@@ -5,6 +5,7 @@
 // body, the Accept header and the caller's scopes. A v2 GET and HEAD share a key; other methods are never cached.
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
+import { poolDraw } from '../listing/seed-pool.js';
 
 /** The caller's part of the key: what they may see. */
 export function scopeOf(caller: Caller, path: string, v2KeysRequired: boolean): string {
@@ -16,27 +17,57 @@ export function scopeOf(caller: Caller, path: string, v2KeysRequired: boolean): 
 /** Anonymous answers may be kept by shared caches; answers for a key may not. */
 export const isAnonymous = (scope: string) => scope === 'anonymous' || scope === 'v2';
 
+/**
+ * The request's draw from the pool of seeds, named in its key, where its answer may draw one: a v2 page without
+ * `seed`, or a GraphQL request that asks for packages and shows no seed argument (a guess from its text: one
+ * that guesses wrong either splits an answer over more keys than it needs, or, drawing without a key that names
+ * the draw, is not kept at all; see src/listing/seed-pool.ts).
+ */
+function drawFor(request: Request, seedPool: number, draws: boolean): number | null {
+  const draw = draws ? poolDraw(request, seedPool) : undefined;
+  if (!draw) return null;
+  draw.keyed = true;
+  return draw.index;
+}
+
+const ASKS_FOR_PACKAGES = /\bpackages(?:Connection)?\b/;
+const NAMES_A_SEED = /\bseed\b\s*:|"seed"/;
+
 /** What identifies the answer (as JSON text), besides the version; null for requests that are not cached. */
 export async function requestKey(
   request: Request,
   url: URL,
   scope: string,
   publicBase: (request: Request) => string,
+  seedPool: number,
 ): Promise<string | null> {
   const accept = request.headers.get('accept');
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (url.pathname === LISTING_PATH) {
-    // Without a seed the order is chosen at random: another order on each request.
-    if (!read || !url.searchParams.has('seed')) return null;
-    return JSON.stringify(['v2', url.search, accept, scope, publicBase(request)]);
+    if (!read) return null;
+    // Without a seed the order is drawn from the pool (or, with no pool, chosen at random: never kept).
+    const seeded = url.searchParams.has('seed');
+    const draw = drawFor(request, seedPool, !seeded);
+    if (!seeded && draw === null) return null;
+    return JSON.stringify(['v2', url.search, accept, scope, publicBase(request), draw]);
   }
   if (url.pathname !== GRAPHQL_PATH) return null;
+  const drawn = (text: string) => drawFor(request, seedPool, ASKS_FOR_PACKAGES.test(text) && !NAMES_A_SEED.test(text));
   // GraphQL over GET only: HEAD is no GraphQL method (405), so a kept GET answer must not stand for it.
   if (request.method === 'GET') {
     // A query or a persisted operation's hash; neither: GraphiQL's page.
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
-    return JSON.stringify(['graphql', url.search, accept, scope]);
+    return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search))]);
   }
   if (request.method !== 'POST') return null;
-  return JSON.stringify(['graphql-post', await request.clone().text(), accept, scope]);
+  const body = await request.clone().text();
+  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body)]);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
 }

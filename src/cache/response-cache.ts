@@ -7,7 +7,8 @@
 // The cache changes nothing but speed: a hit is the answer the route would give (the same status, headers and
 // bytes once decoded), encoded as the request admits, its headers copied from the kept answer, never shared.
 // Not kept: answers other than 200, GraphQL answers with errors or withheld fields, and answers that depend on
-// a choice made at random (no seed given: the resolvers mark them, see `markUncacheable`). The v2 door keeps
+// a choice made at random (no seed given and no pool of seeds to draw from: the resolvers mark them, see
+// `markUncacheable`; a seed drawn from the pool is named in the key, src/cache/keys.ts). The v2 door keeps
 // its final bytes. Chosen over @graphql-yoga/plugin-response-cache, which keeps execution results (so every hit
 // is serialised again, 440 kB for a v2 page) under TTLs and entity invalidation that a versioned listing does
 // not need.
@@ -56,6 +57,8 @@ export interface ResponseCacheOptions {
   v2KeysRequired: boolean;
   /** How long the version may take before the request goes on without the cache. */
   versionTimeoutMs: number;
+  /** SEED_POOL: a request without a seed draws one of these, and its key names the draw. */
+  seedPool: number;
 }
 
 interface Pending {
@@ -116,7 +119,7 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const caller = options.callerOf(request, serverContext as ServerContext);
       const scope = scopeOf(caller, url.pathname, options.v2KeysRequired);
-      const id = await requestKey(request, url, scope, options.publicBase);
+      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool);
       if (id === null) return;
       const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
