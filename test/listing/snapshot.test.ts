@@ -67,13 +67,15 @@ describe.runIf(onPostgres)('one snapshot per request', () => {
     const app = createApp({
       db: readingThrough(
         db,
-        interleaved(db.read, () => importMore(25, 1000 + imports++)),
+        // One import, after the first statement: a real import bumps the version, so the operation is made
+        // again in one transaction, whose own first statement must not import once more.
+        interleaved(db.read, () => (imports++ === 0 ? importMore(25, 1000) : Promise.resolve())),
       ),
     });
     const { body } = await graphql(app, '{ packages(limit: 100, seed: 5) { count results { id } } }');
     expect(body.errors).toBeUndefined();
     const page = (body.data as { packages: { count: number; results: { id: string }[] } }).packages;
-    expect(imports).toBe(1);
+    expect(imports).toBeGreaterThanOrEqual(1);
     // The next request sees the import whole.
     const after = (await graphql(createApp({ db }), '{ packages(limit: 100) { count results { id } } }')).body.data as {
       packages: { count: number; results: { id: string }[] };
