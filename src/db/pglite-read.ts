@@ -40,6 +40,7 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
       return {
         moved: false,
         lost: false,
+        textOverBytes: true,
         query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
           checkDeadline(deadline);
           return query<Row>(statement, params);

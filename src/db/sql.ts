@@ -43,6 +43,11 @@ export interface ReadSession extends SqlReader {
   readonly lost: boolean;
   /** Ends the session (commits its transaction, if any); safe to call more than once. */
   end(): Promise<void>;
+  /**
+   * Long texts are cheaper read as text than as bytea (the embedded engine: its bytea comes as hex, decoded in
+   * JavaScript, eight times the cost of its text); absent: read them as bytes (pg decodes text into UTF-16).
+   */
+  readonly textOverBytes?: boolean;
 }
 
 /**

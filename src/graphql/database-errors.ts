@@ -41,6 +41,7 @@ export function graphqlSession(session: ReadSession, logger: Logger): ReadSessio
     get lost() {
       return session.lost;
     },
+    textOverBytes: session.textOverBytes,
     end: () => session.end(),
   };
 }

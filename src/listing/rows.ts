@@ -38,19 +38,25 @@ export interface PackageLists {
 /**
  * JSON text kept as the UTF-8 bytes the database sent, on their way to the socket: never decoded into a
  * JavaScript string (for non-Latin-1 text that costs more than the rest of a page) unless a JSON.stringify of an
- * answer meets it, which sees the string it is.
+ * answer meets it, which sees the string it is. The embedded engine hands over text (its bytea costs more).
  */
 export class Utf8Json {
-  constructor(readonly bytes: Uint8Array) {}
+  private encoded: Uint8Array | undefined;
+  constructor(private readonly value: Uint8Array | string) {}
+  get bytes(): Uint8Array {
+    this.encoded ??= typeof this.value === 'string' ? Buffer.from(this.value) : this.value;
+    return this.encoded;
+  }
   toJSON(): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset, this.bytes.byteLength).toString('utf8');
+    if (typeof this.value === 'string') return this.value;
+    return Buffer.from(this.value.buffer, this.value.byteOffset, this.value.byteLength).toString('utf8');
   }
 }
 
 /** A package row, with what its read brought from the read model when the operation selected it. */
 export type PackageRow = TextDecimals<Package> & {
-  /** The package's v2 record as JSON text (DRF's bytes): bytea, as the driver gives it. */
-  v2Record?: Uint8Array;
+  /** The package's v2 record as JSON text (DRF's bytes): bytea as the driver gives it, or text. */
+  v2Record?: Uint8Array | string;
   lists?: PackageLists;
 };
 export type ImageRow = TextDecimals<Image>;

@@ -39,18 +39,21 @@ const projections = new Map<string, SqlStatement>();
  * Fields a package read can bring from the read model (src/db/write/read-model.ts) beside its columns: the
  * record's v2 text, and its nested lists (so they need no statement of their own).
  */
-const PREPARED: Record<string, { column: string; join: string }> = {
+const PREPARED = (asText: boolean): Record<string, { column: string; join: string }> => ({
   v2Record: {
-    // As bytes: a text column would be decoded into a JavaScript string only to be encoded again.
-    column: `convert_to(${V2_RECORD}, 'UTF8')`,
+    // As bytes where the driver would decode text into a JavaScript string only to be encoded again.
+    column: asText ? V2_RECORD : `convert_to(${V2_RECORD}, 'UTF8')`,
     join: 'JOIN photographer_document pd ON pd.photographer_id = p.photographer_id',
   },
   lists: { column: 'd.lists', join: '' },
-};
+});
 
-/** The select list of a package read (`p`), the prepared fields with their joins after `FROM package p`. */
-function packageColumns(fields: PackageFields): { columns: string; joins: string } {
-  const prepared = Object.entries(PREPARED).filter(([name]) => !fields || fields.includes(name));
+/**
+ * The select list of a package read (`p`), the prepared fields with their joins after `FROM package p`;
+ * `asText`: the session reads long texts as text (see ReadSession.textOverBytes).
+ */
+function packageColumns(fields: PackageFields, asText = false): { columns: string; joins: string } {
+  const prepared = Object.entries(PREPARED(asText)).filter(([name]) => !fields || fields.includes(name));
   if (prepared.length === 0) return { columns: selectList('Package', 'p', '', fields), joins: '' };
   return {
     columns: [selectList('Package', 'p', '', fields), ...prepared.map(([name, p]) => `${p.column} AS "${name}"`)].join(
@@ -64,12 +67,13 @@ function packageColumns(fields: PackageFields): { columns: string; joins: string
 function projected(
   name: string,
   fields: PackageFields,
+  asText: boolean,
   text: (columns: string, joins: string) => string,
 ): SqlStatement {
-  const key = `${name}|${fields ? [...fields].sort().join(',') : '*'}`;
+  const key = `${name}|${asText}|${fields ? [...fields].sort().join(',') : '*'}`;
   let found = projections.get(key);
   if (!found) {
-    const { columns, joins } = packageColumns(fields);
+    const { columns, joins } = packageColumns(fields, asText);
     if (projections.size >= MAX_NAMED_PROJECTIONS) return { text: statement('', text(columns, joins)).text };
     found = statement(`${name}_${projections.size}`, text(columns, joins));
     projections.set(key, found);
@@ -77,26 +81,29 @@ function projected(
   return found;
 }
 
-const page = (fields: PackageFields) =>
+const page = (fields: PackageFields, asText: boolean) =>
   projected(
     'listing_page',
     fields,
+    asText,
     (columns, joins) => `SELECT e.position AS "listingPosition", ${columns}
      FROM listing_entry e JOIN package p ON p.id = e.package_id ${joins}
      WHERE e.position = ANY($1::int[])`,
   );
 
-const listedPackages = (fields: PackageFields) =>
+const listedPackages = (fields: PackageFields, asText: boolean) =>
   projected(
     'listed_packages',
     fields,
+    asText,
     (columns, joins) => `SELECT ${columns} FROM package p ${joins} WHERE p.id = ANY($1::uuid[]) AND p.status = 1`,
   );
 
-const listedPackageBySlug = (fields: PackageFields) =>
+const listedPackageBySlug = (fields: PackageFields, asText: boolean) =>
   projected(
     'listed_package_by_slug',
     fields,
+    asText,
     // Slugs are unique per photographer, not across the marketplace: the first listed one by id wins.
     (columns, joins) =>
       `SELECT ${columns} FROM package p ${joins} WHERE p.url_slug = $1 AND p.status = 1 ORDER BY p.id LIMIT 1`,
@@ -194,6 +201,7 @@ export function lastSeenListing(): LastSeen {
 }
 
 export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: LastSeen) {
+  const asText = sql.textOverBytes === true;
   const matched = new Map<string, Promise<Int32Array>>();
   let listing: Promise<Listing> | undefined;
   const seen = <T extends { listing: Listing }>(read: T): T => {
@@ -206,7 +214,9 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
     positions: readonly number[],
     fields: PackageFields,
   ): Promise<{ rows: (PackageRow | null)[]; listing: Listing }> {
-    const read = seen(await sql.withListing<PackageRow & { listingPosition: number }>(page(fields), [positions]));
+    const read = seen(
+      await sql.withListing<PackageRow & { listingPosition: number }>(page(fields, asText), [positions]),
+    );
     // The rows as they come (their listingPosition is not a GraphQL field): no copy of each row.
     const byPosition = new Map<number, PackageRow>(read.rows.map((row) => [row.listingPosition, row]));
     return { rows: positions.map((position) => byPosition.get(position) ?? null), listing: read.listing };
@@ -238,11 +248,11 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** Listed packages by id (UUIDs), with these fields, in key order; null where none is listed. */
     async listedPackages(ids: readonly string[], fields: PackageFields): Promise<(PackageRow | null)[]> {
-      return byKey(ids, await sql.query<PackageRow>(listedPackages(fields), [ids]));
+      return byKey(ids, await sql.query<PackageRow>(listedPackages(fields, asText), [ids]));
     },
 
     async listedPackageBySlug(slug: string, fields: PackageFields): Promise<PackageRow | null> {
-      const [row] = await sql.query<PackageRow>(listedPackageBySlug(fields), [slug]);
+      const [row] = await sql.query<PackageRow>(listedPackageBySlug(fields, asText), [slug]);
       return row ?? null;
     },
 
@@ -270,7 +280,7 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       fields: PackageFields,
     ): Promise<{ rows: PackageRow[]; listing: Listing }> {
       const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
-      const { columns, joins } = packageColumns(fields);
+      const { columns, joins } = packageColumns(fields, asText);
       const read = await sql.withListing<PackageRow>(
         {
           text: `SELECT ${columns} FROM package p ${join} ${joins}
