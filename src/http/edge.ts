@@ -3,9 +3,10 @@
 // - Host must be a host name or IP address with an optional port: anything else (`a b`, `x/metrics?`, `[`)
 //   gets 400, where it would otherwise throw while the URL is built (a 500) or, worse, smuggle a path into the
 //   URL (`Host: x/metrics?` turning GET /v2/... into GET /metrics behind a proxy that filters by path).
-// - The target routes as Django routed the legacy service: its path percent-decoded must be exactly one of the
-//   service's paths (`/v2/local%2Dpackage-list/` is the listing; `/v2/./local-package-list/`, `//metrics` and
-//   `/v2/../metrics` are no path of ours), and any other path gets Django's 404 page. A raw `#` is part of the
+// - The target routes as Django routed the legacy service: its path must be exactly one of the service's paths,
+//   percent-decoded for the legacy v2 path only (`/v2/local%2Dpackage-list/` is the listing, `/%6Detrics` is no
+//   path of ours; nor are `/v2/./local-package-list/`, `//metrics` and `/v2/../metrics`), and any other path
+//   gets Django's 404 page. A raw `#` is part of the
 //   query, as Django reads it (`?seed=7#` is the seed "7#"). The app then sees the route's own path, so no URL
 //   parser can turn the target into another route. An absolute-form target is read as its path.
 // - A body larger than MAX_BODY_BYTES gets 413 (known from Content-Length at once, or as soon as a chunked
@@ -17,7 +18,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
 import { DJANGO_PAGE_HEADERS, NOT_FOUND_PAGE } from './django-pages.js';
 import { type Refusal, refusalBody } from './refusals.js';
-import { GRAPHQL_PATH, ROUTED_PATHS } from './routes.js';
+import { GRAPHQL_PATH, LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, ROUTED_PATHS } from './routes.js';
+
+const LEGACY_PATHS: ReadonlySet<string> = new Set([LISTING_PATH, LISTING_PATH_WITHOUT_SLASH]);
 
 const HOST =
   /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
@@ -47,14 +50,24 @@ export function resolveTarget(target: string | undefined): Target | null {
   }
   const mark = pathAndQuery.indexOf('?');
   const rawPath = mark < 0 ? pathAndQuery : pathAndQuery.slice(0, mark);
+  const path = ROUTED_PATHS.has(rawPath) ? rawPath : legacyPath(rawPath);
+  if (path === null) return null;
+  return { path, query: mark < 0 ? null : pathAndQuery.slice(mark + 1) };
+}
+
+/**
+ * The legacy v2 path a percent-encoded target names, as Django decoded it; null for any other. Only the v2 path
+ * is decoded: every other route matches its raw path, so `/%6Detrics` is no way around a proxy rule that hides
+ * `/metrics` by path.
+ */
+function legacyPath(rawPath: string): string | null {
   let path: string;
   try {
     path = decodeURIComponent(rawPath);
   } catch {
     return null; // a malformed escape: no path of ours has one
   }
-  if (!ROUTED_PATHS.has(path)) return null;
-  return { path, query: mark < 0 ? null : pathAndQuery.slice(mark + 1) };
+  return LEGACY_PATHS.has(path) ? path : null;
 }
 
 /** The target the app is given: the route's path and the query, a raw `#` kept as part of it. */

@@ -48,5 +48,11 @@ describe('request target', () => {
     '/a b',
     'ftp://x/y',
     'metrics',
+    // Only the legacy v2 path is percent-decoded: an encoded operational route would walk around a proxy rule.
+    '/%6Detrics',
+    '/%68ealthz',
+    '/%6civez',
+    '/%67raphql?query={__typename}',
+    '/v2/openapi%2Ejson',
   ])('leads %j to no route (the 404 page)', (target) => expect(resolveTarget(target)).toBeNull());
 });

@@ -1,5 +1,5 @@
 // Paths routed as Django routed the legacy service, over real HTTP to a started server: every path that is not
-// one of ours gets Django's 404 page, a path is percent-decoded before it is routed, a dot segment is no path of
+// one of ours gets Django's 404 page, the v2 path is percent-decoded before it is routed (no other is), a dot segment is no path of
 // ours, a raw `#` belongs to the query; and nothing in a query string reaches yoga's own routes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/http.js';
@@ -27,6 +27,10 @@ describe('paths as Django routes them', () => {
     ['GET', '/graphql/', 'text/html'],
     ['GET', '/health', '*/*'],
     ['GET', '/v2/local-package-list/%ff', '*/*'],
+    // Percent-decoding is for the legacy v2 path only: an encoded operational route is no path of ours.
+    ['GET', '/%6Detrics', '*/*'],
+    ['GET', '/%68ealthz', '*/*'],
+    ['GET', '/%67raphql?query=%7B__typename%7D', '*/*'],
     ['POST', '/nope', 'application/json'],
     ['DELETE', '/v2/local-package-list/x', '*/*'],
   ])('%s %s (Accept %s) gets the 404 page, 179 bytes of HTML', async (method, path, accept) => {
