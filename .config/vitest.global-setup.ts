@@ -11,5 +11,6 @@ export default async function setup(): Promise<void> {
     cwd: root,
     stdio: 'inherit',
   });
+  execFileSync(process.execPath, ['dist/cli/fingerprint.js'], { cwd: root, stdio: 'inherit' });
   await ensureTemplates();
 }

@@ -3,6 +3,7 @@
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
+import { answerFingerprint } from './cache/fingerprint.js';
 import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
@@ -96,6 +97,7 @@ export function createApp({
             // Most of the request's time stays for the answer itself when the version is slow to come.
             versionTimeoutMs: Math.min(1000, settings.requestTimeoutMs / 3),
             seedPool: settings.seedPool,
+            fingerprint: answerFingerprint(settings),
           }),
         ]
       : [];

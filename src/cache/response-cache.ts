@@ -1,6 +1,9 @@
-// The versioned response cache and HTTP caching of both doors. An answer is a function of the listing version
-// and the request (src/cache/keys.ts says which parts), so it is kept under exactly that key and never goes
-// stale: a write bumps the version, and the next request reads the new version and misses. The same key gives
+// The versioned response cache and HTTP caching of both doors. An answer is a function of the listing version,
+// the request (src/cache/keys.ts says which parts), the build and the settings that shape answers
+// (src/cache/fingerprint.ts), so it is kept under exactly that key and never goes stale: a write bumps the
+// version, and the next request reads the new version and misses. The key is made with the version read before
+// the answer; the answer is kept under the version its execution read, when another (an import committed in
+// between, or the operation ran again on another database). The same key gives
 // each representation a strong ETag, and a conditional GET whose answer is kept is answered 304 after one
 // small read (the version).
 //
@@ -23,11 +26,20 @@ import type { Answer, AnswerStore } from './answers.js';
 import { describesBody, etagOf, noneMatches } from './conditional.js';
 import { isAnonymous, requestKey, scopeOf } from './keys.js';
 
-/** Per request: whether its answer may be kept (resolvers and the error check clear it). */
-const notes = new WeakMap<Request, { cacheable: boolean }>();
+/**
+ * Per request: whether its answer may be kept (resolvers and the error check clear it), and the listing version
+ * its execution read (which may not be the one its key was made with: an import committed in between, or the
+ * operation ran again on another database).
+ */
+export interface CacheNote {
+  cacheable: boolean;
+  readVersion?: string | undefined;
+}
+
+const notes = new WeakMap<Request, CacheNote>();
 
 /** The note a request's context carries; the context factory calls it, the resolvers flip it. */
-export function cacheNoteFor(request: Request): { cacheable: boolean } {
+export function cacheNoteFor(request: Request): CacheNote {
   let note = notes.get(request);
   if (!note) {
     note = { cacheable: true };
@@ -59,15 +71,22 @@ export interface ResponseCacheOptions {
   versionTimeoutMs: number;
   /** SEED_POOL: a request without a seed draws one of these, and its key names the draw. */
   seedPool: number;
+  /** The build's and the answer-shaping settings' fingerprint (src/cache/fingerprint.ts), in every key. */
+  fingerprint: string;
 }
 
 interface Pending {
   key: string;
+  /** What the key was made of: the version read before the answer, and the request's part. */
+  version: string;
+  id: string;
   cacheControl: string;
 }
 
 export function responseCache(options: ResponseCacheOptions): Plugin {
   const pending = new WeakMap<Request, Pending>();
+  const keyOf = (version: string, id: string) =>
+    createHash('sha256').update(`${options.fingerprint}\n${version}\n${id}`).digest('base64url');
 
   /** The listing version, or null when it cannot be read within `ms` (the embedded database cannot cancel). */
   async function versionWithin(read: Pick<ReadPath, 'single'>, ms: number): Promise<string | null> {
@@ -124,8 +143,8 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
       if (version === null) return;
-      const key = createHash('sha256').update(`${version}\n${id}`).digest('base64url');
-      const pend = { key, cacheControl: isAnonymous(scope) ? options.cacheControl : 'private, no-cache' };
+      const key = keyOf(version, id);
+      const pend = { key, version, id, cacheControl: isAnonymous(scope) ? options.cacheControl : 'private, no-cache' };
       pending.set(request, pend);
       const entry = await inSpan('cache lookup', {}, async (span) => {
         const found = await options.store.get(key);
@@ -138,10 +157,16 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     },
 
     onExecute({ args }) {
-      const context = args.contextValue as { cacheNote?: { cacheable: boolean }; withheld?: Set<string> };
+      const context = args.contextValue as {
+        cacheNote?: CacheNote;
+        withheld?: Set<string>;
+        session?: { readVersion(): string | undefined };
+      };
       return {
         onExecuteDone({ result }) {
           if (!context.cacheNote) return;
+          // The session of the operation's last run: the version its answer was made from.
+          context.cacheNote.readVersion = context.session?.readVersion();
           // Withheld private fields get their error after this hook (private-fields.ts): look at the set itself.
           const errors = 'errors' in result && (result.errors?.length ?? 0) > 0;
           if (errors || (context.withheld?.size ?? 0) > 0) markUncacheable(context.cacheNote);
@@ -150,9 +175,13 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     },
 
     async onResponse({ request, response, setResponse, fetchAPI }) {
-      const pend = pending.get(request);
+      let pend = pending.get(request);
       if (!pend || response.headers.get('x-cache') === 'hit') return;
-      if (response.status !== 200 || notes.get(request)?.cacheable === false) return;
+      const note = notes.get(request);
+      if (response.status !== 200 || note?.cacheable === false) return;
+      // Kept, and named by its ETag, under the version it was made from, whichever the key was made with.
+      const read = note?.readVersion;
+      if (read !== undefined && read !== pend.version) pend = { ...pend, key: keyOf(read, pend.id), version: read };
       if (response.headers.has('content-encoding')) return;
       const kept: Record<string, string> = {};
       for (const name of KEPT_HEADERS) {

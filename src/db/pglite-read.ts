@@ -53,6 +53,7 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
           return { rows: read.rows, listing };
         },
         knownListing: () => listing,
+        readVersion: () => listing?.version,
         end: async () => {},
       };
     },

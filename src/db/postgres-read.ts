@@ -66,6 +66,10 @@ class PostgresSession implements ReadSession {
     return { rows, listing: this.knownListing() as Listing };
   }
 
+  readVersion(): string | undefined {
+    return this.version;
+  }
+
   knownListing(): Listing | undefined {
     return this.version !== undefined && this.count !== undefined
       ? { version: this.version, count: this.count }

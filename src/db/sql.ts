@@ -34,6 +34,12 @@ export interface ReadSession extends SqlReader {
   ): Promise<{ rows: Row[]; listing: Listing }>;
   /** The listing as this session's reads have seen it, once a `withListing` read has run. */
   knownListing(): Listing | undefined;
+  /**
+   * The listing version this session's reads saw: every read's on PostgreSQL (they all carry it), the reads that
+   * asked for the listing on the embedded database (where nothing writes while the server runs). What a cached
+   * answer is kept under (src/cache/response-cache.ts).
+   */
+  readVersion(): string | undefined;
   /** True once a read met another listing version than the session's first: the operation must be made again. */
   readonly moved: boolean;
   /**

@@ -1,7 +1,7 @@
 // The per-request GraphQL context: the store on the request's read session, DataLoaders over it (never shared
 // between requests), and what the caller may see. `createContextFactory` makes it for yoga, for both doors.
 import type { Scope } from '../api-keys.js';
-import { cacheNoteFor } from '../cache/response-cache.js';
+import { type CacheNote, cacheNoteFor } from '../cache/response-cache.js';
 import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import type { MatchSets } from '../listing/matches.js';
@@ -21,7 +21,7 @@ export interface Context {
   /** Private fields answered null because the caller lacks the scope; reported once (see private-fields.ts). */
   withheld: Set<string>;
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
-  cacheNote: { cacheable: boolean };
+  cacheNote: CacheNote;
   /** The request's draw from the pool of seeds, for an order asked without one (src/listing/seed-pool.ts). */
   seedDraw: PoolDraw | undefined;
   /** The database the session reads (`primary`, `replica 1`, ...; none for the embedded one), for traces. */

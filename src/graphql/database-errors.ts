@@ -35,6 +35,7 @@ export function graphqlSession(session: ReadSession, logger: Logger): ReadSessio
     query: (statement, params) => guarded(() => session.query(statement, params)),
     withListing: (statement, params) => guarded(() => session.withListing(statement, params)),
     knownListing: () => session.knownListing(),
+    readVersion: () => session.readVersion(),
     get moved() {
       return session.moved;
     },

@@ -3,10 +3,11 @@
 // and 304; answers that depend on chance, carry errors, or belong to another scope are never served from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import type { ReadPath } from '../../src/db/sql.js';
 import { generatePackages } from '../../src/demo/generate.js';
 import { importSource } from '../../src/import/importer.js';
 import type { V2Package } from '../../src/v2/records.js';
-import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { createTestDatabase, engineName, readingThrough, type TestDatabase } from '../helpers/database.js';
 import { PRIVATE_KEY, TEST_KEYS } from '../helpers/graphql.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { memorySource } from '../import/helpers.js';
@@ -139,6 +140,36 @@ describe(`the response cache on ${engineName}`, () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('keeps an answer under the version its execution read, when an import committed after the key was made', async () => {
+    // The cache reads the version for the key with `single`; here an import commits right after that read, so
+    // the execution reads the next version.
+    let importAfterNextVersionRead = false;
+    const read: ReadPath = {
+      session: (...args) => db.read.session(...args),
+      async single(statement, params) {
+        const rows = await db.read.single(statement, params);
+        if (importAfterNextVersionRead) {
+          importAfterNextVersionRead = false;
+          await changePrice(6, '16.00');
+        }
+        return rows as never;
+      },
+    };
+    const app = createApp({ db: readingThrough(db, read), settings: { rateLimit: { requests: 0, windowMs: 60_000 } } });
+    apps.push(app);
+    const page = `${ORIGIN}/v2/local-package-list/?limit=100&seed=66`;
+    importAfterNextVersionRead = true;
+    const made = await app.fetch(page);
+    expect(made.headers.get('x-cache')).toBe('miss');
+    const bytes = await made.text();
+    expect(bytes).toContain('"price":"16.00"');
+    // The next request reads the new version for its key: it finds the answer, under the ETag it was given.
+    const next = await app.fetch(page);
+    expect(next.headers.get('x-cache')).toBe('hit');
+    expect(await next.text()).toBe(bytes);
+    expect(next.headers.get('etag')).toBe(made.headers.get('etag'));
   });
 
   it('does not keep answers chosen at random, answers with errors, or requests of other kinds', async () => {

@@ -93,6 +93,7 @@ export function failingReads(error: Error): ReadPath {
       query: failing,
       withListing: failing,
       knownListing: () => undefined,
+      readVersion: () => undefined,
       moved: false,
       lost: false,
       end: async () => {},

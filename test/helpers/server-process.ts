@@ -27,11 +27,11 @@ function compiled(script: string): string {
 /** The variables the configuration reads (src/config.ts), from its own schema. */
 const CONFIGURATION = new Set(Object.keys(environment.shape));
 
-function launch(script: string, env: Record<string, string>, args: string[] = []): ChildProcess {
+function launch(script: string, env: Record<string, string>, args: string[] = [], root = ROOT): ChildProcess {
   // The child's configuration is what the test says, not whatever this shell happens to export.
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !CONFIGURATION.has(k)));
   return spawn(process.execPath, [compiled(script), ...args], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...clean, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,9 +63,12 @@ export function runScript(script: string, env: Record<string, string>, args: str
   return spawnScript(script, env, args).exited;
 }
 
-/** Starts the server and resolves once it prints its URL; rejects with its output if it exits first. */
-export function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = launch('src/server.ts', env);
+/**
+ * Starts the server and resolves once it prints its URL; rejects with its output if it exits first. `root`: a
+ * copy of the project to run instead (its dist/ beside node_modules/), for tests of another build.
+ */
+export function startServer(env: Record<string, string>, root = ROOT): Promise<ServerProcess> {
+  const child = launch('src/server.ts', env, [], root);
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

@@ -46,6 +46,7 @@ function interleaved(read: ReadPath, between: () => Promise<void>): ReadPath {
         query: (statement, params) => afterFirst(session.query(statement, params)),
         withListing: (statement, params) => afterFirst(session.withListing(statement, params)),
         knownListing: () => session.knownListing(),
+        readVersion: () => session.readVersion(),
         get moved() {
           return session.moved;
         },
