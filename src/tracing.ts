@@ -1,9 +1,16 @@
 // OpenTelemetry traces, off by default. With OTEL_EXPORTER_OTLP_ENDPOINT (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT)
 // set, startTracing() registers the SDK's Node tracer provider: W3C trace context (an incoming `traceparent` is
 // continued), AsyncLocalStorage for the active span, and a batching OTLP/HTTP exporter that reads the standard
-// OTEL_* variables itself (headers, timeouts, OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER).
+// OTEL_* variables itself (headers, timeouts, OTEL_TRACES_SAMPLER, OTEL_BSP_*).
+// Every span carries the resource (resourceOf), each layer over the one before: the SDK's defaults (telemetry.sdk.*);
+// the host (host.name, host.arch, host.id) and the process (process.pid, runtime, executable; not its command line);
+// the service (service.name from the configuration, service.version from package.json, and service.instance.id, a
+// random UUID per process); then OTEL_RESOURCE_ATTRIBUTES and OTEL_SERVICE_NAME, which win over all of these.
 // Off, the SDK is never loaded and `inSpan` runs its work directly: no span objects, no context switches.
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { Resource } from '@opentelemetry/resources';
 
 const NAME = 'package-listing-gateway';
 export const tracer = trace.getTracer(NAME);
@@ -27,19 +34,61 @@ export function activeTraceIds(): { trace_id: string; span_id: string } | undefi
   return { trace_id: traceId, span_id: spanId };
 }
 
+/** This build's version (package.json beside the compiled code), or none when it cannot be read. */
+async function packageVersion(): Promise<string | undefined> {
+  try {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resource every span is exported with. `a.merge(b)`: b's attributes win, so each layer overrides the ones
+ * before it, and the environment's (OTEL_RESOURCE_ATTRIBUTES, OTEL_SERVICE_NAME) come last: an instance id or a
+ * service name given there is kept. Settled here (host.id is read asynchronously), so no span waits for it.
+ */
+async function resourceOf(serviceName: string): Promise<Resource> {
+  const { defaultResource, detectResources, envDetector, hostDetector, processDetector, resourceFromAttributes } =
+    await import('@opentelemetry/resources');
+  // The process detector without process.command_args: the server is started as `node dist/server.js` and takes no
+  // arguments, but a command line is where a secret would be passed by mistake, and every span would carry it.
+  const processIdentity = {
+    detect: () => {
+      const { attributes = {} } = processDetector.detect();
+      return {
+        attributes: Object.fromEntries(Object.entries(attributes).filter(([key]) => key !== 'process.command_args')),
+      };
+    },
+  };
+  const version = await packageVersion();
+  const resource = defaultResource()
+    .merge(detectResources({ detectors: [hostDetector, processIdentity] }))
+    .merge(
+      resourceFromAttributes({
+        'service.name': serviceName,
+        'service.instance.id': randomUUID(),
+        ...(version && { 'service.version': version }),
+      }),
+    )
+    .merge(detectResources({ detectors: [envDetector] }));
+  await resource.waitForAsyncAttributes?.();
+  return resource;
+}
+
 /** Starts exporting traces when an endpoint is set; resolves with the flush-and-stop to run at shutdown. */
 export async function startTracing(settings: TracingSettings): Promise<(() => Promise<void>) | undefined> {
   if (!settings.endpoint || process.env.OTEL_SDK_DISABLED === 'true') return undefined;
   // Loaded only when on: the SDK and the exporter cost memory an untraced server has no use for.
-  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/exporter-trace-otlp-http'),
-      import('@opentelemetry/resources'),
-    ]);
+  const [{ NodeTracerProvider }, { BatchSpanProcessor }, { OTLPTraceExporter }, resource] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    resourceOf(settings.serviceName),
+  ]);
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
+    resource,
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
   });
   provider.register();
