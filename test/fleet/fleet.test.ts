@@ -1,12 +1,15 @@
 // The gateway as a fleet, every part a real process on loopback: a private PostgreSQL primary and streaming
 // standby, PgBouncer in transaction mode in front of each, a private Redis, two gateway instances (the compiled
 // server, started at once) and HAProxy running deploy/haproxy.cfg. Steady load goes through HAProxy while an
-// import lands on the primary and the standby, one instance and Redis are stopped in turn. Bounded: a few seconds
-// per phase; everything is stopped by PID at the end. Runs with the PostgreSQL suite (TEST_DATABASE_URL), once;
+// import lands on the primary and the standby, one instance and Redis are stopped in turn; then the last database
+// goes too, and one request shows HAProxy passing the instance's 503 on instead of asking again. HAProxy's public
+// frontend is held to refusing /metrics and /healthz. Bounded: a few seconds per phase; everything is stopped by
+// PID at the end. Runs with the PostgreSQL suite (TEST_DATABASE_URL), once;
 // needs Debian's postgresql, pgbouncer, haproxy and redis-server (CI installs them).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
 import { fleetToolsInstalled, type Process, startHaproxy, startRedis } from '../helpers/fleet.js';
@@ -99,7 +102,8 @@ async function replicaServingOnEvery(fleet: ServerProcess[]): Promise<boolean> {
 async function bothUpBehind(balancer: Process): Promise<boolean> {
   const servedBy = new Set<string | null>();
   for (let i = 0; i < 4; i++) {
-    const answer = await fetch(`http://127.0.0.1:${balancer.port}/healthz`).catch(() => undefined);
+    // /livez: /healthz is not served on the public frontend (HAProxy checks it on each instance).
+    const answer = await fetch(`http://127.0.0.1:${balancer.port}/livez`).catch(() => undefined);
     if (answer?.status !== 200) return false;
     servedBy.add(answer.headers.get('x-served-by'));
   }
@@ -114,6 +118,34 @@ async function routed(gateway: ServerProcess): Promise<Record<string, number>> {
     counts[match[1] as string] = Number(match[2]);
   }
   return counts;
+}
+
+/** How many v2 requests each instance answered with `status` (http_request_duration_seconds), summed. */
+async function answered(fleet: ServerProcess[], status: number): Promise<number> {
+  let total = 0;
+  for (const gateway of fleet) {
+    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    for (const match of text.matchAll(/^http_request_duration_seconds_count\{([^}]*)\} (\d+)$/gm)) {
+      const labels = match[1] as string;
+      if (labels.includes(`status="${status}"`) && labels.includes('route="/v2/local-package-list/"')) {
+        total += Number(match[2]);
+      }
+    }
+  }
+  return total;
+}
+
+/** The keys of Redis whose value is `body`'s bytes (a cached answer ends with its body). */
+async function keysHolding(client: Redis, body: Buffer, except: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const key of await client.keys('*')) {
+    if (except.has(key)) continue;
+    const value = await client.getBuffer(key).catch(() => null); // not a string: no cached answer
+    if (value && value.length > body.length && value.subarray(value.length - body.length).equals(body)) {
+      found.push(key);
+    }
+  }
+  return found;
 }
 
 function summary(outcomes: Outcome[]) {
@@ -143,21 +175,67 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     }
   }, 20_000);
 
-  it('serves an answer cached by one instance from the other', async () => {
+  it('refuses /metrics and /healthz on the public frontend, however the path is spelled', async () => {
+    const balancer = `http://127.0.0.1:${haproxy.port}`;
+    for (const path of [
+      '/metrics',
+      '/%6Detrics',
+      '/%6detrics',
+      '/%256Detrics',
+      '/METRICS',
+      '//metrics',
+      '/metrics?format=text',
+      '/v2/../metrics',
+      `http://127.0.0.1:${haproxy.port}/metrics`,
+      '/healthz',
+      '/%68ealthz',
+      '/healthz?x=1',
+    ]) {
+      const answer = await send(balancer, { method: 'GET', path, headers: {} });
+      // HAProxy's own 404: no instance was asked (it would have said which).
+      expect({ path, status: answer.status, servedBy: answer.headers['x-served-by'] }).toEqual({
+        path,
+        status: 404,
+        servedBy: undefined,
+      });
+      expect(answer.body.toString()).not.toMatch(/http_request|databases|status/);
+    }
+    // The rest of the service is served there, and each instance still serves both on its own address.
+    const page = await send(balancer, { method: 'GET', path: '/v2/local-package-list/?limit=1', headers: {} });
+    expect(page.status).toBe(200);
+    expect(page.headers['x-served-by']).toMatch(/^gateway-/);
+    expect((await send(balancer, { method: 'GET', path: '/livez', headers: {} })).status).toBe(200);
+    for (const gateway of gateways) {
+      expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
+      expect(await (await fetch(`${gateway.url}/metrics`)).text()).toContain('http_request_duration_seconds');
+    }
+  });
+
+  it('serves an answer cached by one instance from the other, at its first ask', async () => {
     const ask = { method: 'GET', path: '/v2/local-package-list/?limit=7&offset=3&seed=987654' };
     const headers = { accept: 'application/json' };
     const [one, two] = gateways as [ServerProcess, ServerProcess];
-    const first = await send(one.url, { ...ask, headers });
-    expect(first.headers['x-cache']).toBe('miss');
-    // The first instance stores it in Redis once it has answered.
-    let second = await send(two.url, { ...ask, headers });
-    for (let i = 0; i < 20 && second.headers['x-cache'] !== 'hit'; i++) {
-      await sleep(50);
-      second = await send(two.url, { ...ask, headers });
+    const client = new Redis({ host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: 1 });
+    try {
+      const before = new Set(await client.keys('*'));
+      const first = await send(one.url, { ...ask, headers });
+      expect(first.headers['x-cache']).toBe('miss');
+      // The first instance writes the answer to Redis after it has sent it: wait until Redis holds it.
+      let stored = await keysHolding(client, first.body, before);
+      for (let i = 0; i < 40 && stored.length === 0; i++) {
+        await sleep(50);
+        stored = await keysHolding(client, first.body, before);
+      }
+      expect(stored).toHaveLength(1);
+      // The other instance has never seen this request: its first answer comes from Redis.
+      const second = await send(two.url, { ...ask, headers });
+      expect(second.status).toBe(200);
+      expect(second.headers['x-cache']).toBe('hit');
+      expect(second.body.equals(first.body)).toBe(true);
+      expect(second.body.toString()).toContain('http://listing.example/v2/local-package-list/?limit=7');
+    } finally {
+      client.disconnect();
     }
-    expect(second.headers['x-cache']).toBe('hit');
-    expect(second.body.toString()).toBe(first.body.toString());
-    expect(second.body.toString()).toContain('http://listing.example/v2/local-package-list/?limit=7');
   });
 
   it('serves an import on the primary from both instances once the standby replays it, never a mixed page', async () => {
@@ -227,6 +305,8 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
 
   it('costs at most the requests in flight on an instance that stops', async () => {
     let exitCode: number | null = null;
+    // On SIGTERM the instance accepts no new connection (HAProxy sends those requests to the other instance) and
+    // answers those it has accepted; HAProxy retries no answer an instance gave.
     const run = await underLoad(4000, async () => {
       exitCode = await (gateways[1] as ServerProcess).stop('SIGTERM');
     });
@@ -242,6 +322,24 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     expect(summary(run.outcomes).failed).toBe(0);
     const health = await (await fetch(`${gateways[0]?.url}/healthz`)).json();
     expect(health).toMatchObject({ status: 'ok', redis: 'unreachable' });
+  }, 20_000);
+
+  it("passes the instance's 503 and Retry-After on when no database is left, asking it once", async () => {
+    // The standby is stopped already; stopping the primary's pooler leaves the instance no database. Asked at
+    // once, before HAProxy's checks (2 x 500 ms) take the instance out and HAProxy answers 503 itself.
+    const before = await answered(gateways, 503);
+    await bouncers[0]?.stop();
+    const stoppedAt = Date.now();
+    // A page no one asked for yet, so no cache can answer it.
+    const path = '/v2/local-package-list/?limit=3&seed=5150';
+    const answer = await send(`http://127.0.0.1:${haproxy.port}`, { method: 'GET', path, headers: {} });
+    figures.databaseOutage = { status: answer.status, answeredAfterMs: Date.now() - stoppedAt };
+    expect(answer.headers['x-served-by']).toBe('gateway-1');
+    expect(answer.status).toBe(503);
+    expect(answer.headers['retry-after']).toBe('5');
+    expect(JSON.parse(answer.body.toString())).toEqual({ detail: 'Service temporarily unavailable.' });
+    // One request asked, one answered: HAProxy did not send it again.
+    expect((await answered(gateways, 503)) - before).toBe(1);
   }, 20_000);
 });
 
