@@ -18,14 +18,29 @@ export interface Ask {
   auth: 'none' | 'private' | 'v2' | 'wrong';
 }
 
-/** A write between requests: a package's price changes (the listing version moves, earlier ETags go stale). */
+/**
+ * A write between requests: a package's price changes (the listing version moves, earlier ETags go stale). With
+ * `during`, the import runs while the next request is being answered.
+ */
 export interface Change {
   kind: 'change';
   index: number;
   cents: number;
+  during: boolean;
 }
 
-export type Action = Ask | Change;
+/**
+ * An earlier request of the sequence sent again (`back` counts back from the last, modulo their number), to either
+ * instance, with an If-None-Match of its own: what makes hits, hits across instances and stale tags common.
+ */
+export interface Again {
+  kind: 'again';
+  back: number;
+  pair: Ask['pair'];
+  ifNoneMatch: Ask['ifNoneMatch'];
+}
+
+export type Action = Ask | Change | Again;
 
 const INTEGERS = [
   '2',
@@ -80,18 +95,36 @@ const DOCUMENTS = [
 
 const graphqlGet = fc.constantFrom(...DOCUMENTS).map((query) => `/graphql?query=${encodeURIComponent(query)}`);
 
+const ifNoneMatch = fc.constantFrom(
+  'none',
+  'none',
+  '*',
+  'seen',
+  'stale',
+  'made-up',
+  'weak-seen',
+  'list',
+) as fc.Arbitrary<Ask['ifNoneMatch']>;
+const pair = fc.constantFrom('A' as const, 'B' as const);
+
 export const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 19, arbitrary: ask() },
+  { weight: 12, arbitrary: ask() },
+  { weight: 10, arbitrary: fc.record({ kind: fc.constant('again' as const), back: fc.nat(3), pair, ifNoneMatch }) },
   {
-    weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('change' as const), index: fc.nat(9), cents: fc.nat(99_999) }),
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('change' as const),
+      index: fc.nat(9),
+      cents: fc.nat(99_999),
+      during: fc.boolean(),
+    }),
   },
 );
 
 function ask(): fc.Arbitrary<Ask> {
   const common = {
     kind: fc.constant('ask' as const),
-    pair: fc.constantFrom('A' as const, 'B' as const),
+    pair,
     accept: maybe([
       '',
       '*/*',
@@ -102,9 +135,7 @@ function ask(): fc.Arbitrary<Ask> {
       'application/xml',
     ]),
     acceptEncoding: maybe(['identity', 'gzip', 'br', 'gzip, deflate, br', 'br;q=0, gzip', '*', '*;q=0', 'gzip;q=0']),
-    ifNoneMatch: fc.constantFrom('none', 'none', '*', 'seen', 'stale', 'made-up', 'weak-seen', 'list') as fc.Arbitrary<
-      Ask['ifNoneMatch']
-    >,
+    ifNoneMatch,
     forwarded: fc.constantFrom('none', 'none', 'forwarded-host', 'forwarded-proto', 'host') as fc.Arbitrary<
       Ask['forwarded']
     >,
@@ -169,7 +200,7 @@ function comparableBody(body: Buffer, origin: string, randomSeed: boolean): stri
   let text = body.toString('utf8').replaceAll(new URL(origin).host, 'SERVER');
   if (!randomSeed) return text;
   const page = JSON.parse(text) as { count: number; results: unknown[]; next: string | null; previous: string | null };
-  const neutral = (link: string | null) => link && link.replace(/seed=-?\d+/, 'seed=S');
+  const neutral = (link: string | null) => (link === null ? null : link.replace(/seed=-?\d+/, 'seed=S'));
   text = JSON.stringify({
     count: page.count,
     length: page.results.length,
@@ -183,11 +214,12 @@ const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
 
 /**
  * What is wrong with the cache-on answer `on` against the cache-off answer `off` to the same request, or null.
- * `ifNoneMatch` is the header as sent; `origins` each server's own address.
+ * `ifNoneMatch` is the header as sent (`staleTag`: it names only a tag made before the listing last changed);
+ * `origins` each server's own address.
  */
 export function difference(
   ask: Ask,
-  sent: { ifNoneMatch: string | undefined },
+  sent: { ifNoneMatch: string | undefined; staleTag: boolean },
   on: Exchange,
   off: Exchange,
   origins: { on: string; off: string },
@@ -197,6 +229,7 @@ export function difference(
     return `Content-Encoding ${coding} the request did not admit (Accept-Encoding ${JSON.stringify(ask.acceptEncoding)})`;
   }
   if (on.status === 304) {
+    if (sent.staleTag) return `304 for ${sent.ifNoneMatch}, a tag of an earlier version of the listing`;
     if (off.status !== 200) return `304 where the cache-off server answers ${off.status}`;
     if (ask.method !== 'GET' && ask.method !== 'HEAD') return `304 to ${ask.method}`;
     const etag = on.headers.etag;
