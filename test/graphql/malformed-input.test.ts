@@ -92,3 +92,17 @@ describe(`malformed input on ${engineName}`, () => {
     },
   );
 });
+
+describe(`an error raised while an operation runs, on ${engineName}`, () => {
+  it('reads the same before and after graphql-jit compiles its document (locations, key order)', async () => {
+    const send = post('{ packages(limit: 500, seed: 1) { count } }', {});
+    const bodies: string[] = [];
+    for (let run = 0; run < RUNS; run++) bodies.push(await (await send()).text());
+    const first = JSON.parse(bodies[0] as string) as {
+      errors: { locations?: unknown; extensions: { code: string } }[];
+    };
+    expect(first.errors[0]?.extensions.code).toBe('BAD_USER_INPUT');
+    expect(first.errors[0]?.locations).toEqual([{ line: 1, column: 3 }]);
+    expect(bodies.slice(1)).toEqual(bodies.slice(0, -1));
+  });
+});
