@@ -53,7 +53,8 @@ const config: CodegenConfig = {
     },
     // The storefront example's typed client: documents as strings, for a plain fetch (README: "Typed clients").
     'examples/storefront/generated/': {
-      documents: ['examples/storefront/**/*.ts', '!examples/storefront/generated/**'],
+      // Not relay/: those are Relay's documents, compiled by relay-compiler (its directives are its own).
+      documents: ['examples/storefront/**/*.ts', '!examples/storefront/generated/**', '!examples/storefront/relay/**'],
       preset: 'client',
       // persisted-documents.json: the manifest a server takes in PERSISTED_OPERATIONS (hash -> document).
       presetConfig: { fragmentMasking: false, persistedDocuments: true },

@@ -42,8 +42,8 @@ describe('the federation subgraph', () => {
     const { body } = await graphql<{ _service: { sdl: string } }>(app, '{ _service { sdl } }');
     const sdl = body.data?._service.sdl ?? '';
     expect(sdl).toContain('@link(url: "https://specs.apollo.dev/federation/v2.6", import: ["@key"])');
-    expect(sdl).toMatch(/type Package\s+@key\(fields: "id"\)/);
-    expect(sdl).toMatch(/type Photographer\s+@key\(fields: "id"\)/);
+    expect(sdl).toMatch(/type Package implements Node\s+@key\(fields: "id"\)/);
+    expect(sdl).toMatch(/type Photographer implements Node\s+@key\(fields: "id"\)/);
   });
 
   it('keeps its schema to itself when introspection is off: _service refused, _entities still served', async () => {

@@ -5,6 +5,7 @@ import { privateField } from '../private-fields.js';
 import { reads } from '../projection.js';
 import { LinkedAddOn } from './add-on.js';
 import { Image } from './image.js';
+import { Node } from './node.js';
 import { Photographer } from './photographer.js';
 import { PriorityTag, SimplePortfolio } from './tags.js';
 import { Location } from './value-types.js';
@@ -13,6 +14,7 @@ import { Location } from './value-types.js';
 const prepared = (p: object) => p as Pick<PackageRow, 'lists' | 'v2Record'>;
 
 export const Package = builder.prismaObject('Package', {
+  interfaces: [Node],
   description: 'A bookable photography package, with the profile of the photographer who offers it.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Package id (UUID).' }),

@@ -3,6 +3,7 @@ import { builder } from '../builder.js';
 import { upTo } from '../limits.js';
 import { privateField } from '../private-fields.js';
 import { Image } from './image.js';
+import { Node } from './node.js';
 import { ClockTime, Location, parseClockTime, parseWorkTimes, WorkTimeRange } from './value-types.js';
 
 const PRIVATE = 'Private: null without an API key that has the "private" scope.';
@@ -70,6 +71,7 @@ export const CalendarWorkDay = builder.prismaObject('CalendarWorkDay', {
 });
 
 export const Photographer = builder.prismaObject('Photographer', {
+  interfaces: [Node],
   description: 'The profile of a photographer who offers packages, as embedded in each of their packages.',
   // The shape the store delivers: the photographer with its embedded profile.
   include: {
