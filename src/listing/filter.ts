@@ -155,7 +155,10 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
   }
   if (filter.featured !== undefined) parts.push(`p."featured" = ${param(filter.featured, 'boolean')}`);
   if (filter.search !== undefined) {
-    parts.push(`${SEARCH_DOCUMENT} @@ plainto_tsquery('simple', ${param(filter.search, 'text')})`);
+    // Every word, the last one as the start of a word too ("golden hou" finds "golden hour", as people type):
+    // plainto_tsquery's lexemes, its last one (the query text ends with its closing quote) marked as a prefix.
+    const words = `plainto_tsquery('simple', ${param(filter.search, 'text')})::text`;
+    parts.push(`${SEARCH_DOCUMENT} @@ to_tsquery('simple', regexp_replace(${words}, '''$', ''':*'))`);
   }
   if (filter.near) {
     const lat = param(filter.near.latitude, 'float8');

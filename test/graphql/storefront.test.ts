@@ -114,11 +114,18 @@ describe(`filters on ${engineName}: the seeded order of a filter is a permutatio
     ],
     ['instant booking', { instantBooking: true }, (c) => c.instantBooking],
     ['not featured', { featured: false }, (c) => !c.featured],
-    ['a text search', { search: 'Wedding' }, (c) => words(c).includes('wedding')],
+    // The last word is also the start of a word, as people type; the others are whole words.
+    ['a text search', { search: 'Wedding' }, (c) => words(c).some((w) => w.startsWith('wedding'))],
+    ['the start of a word', { search: 'wed' }, (c) => words(c).some((w) => w.startsWith('wed'))],
     [
       'two search words',
       { search: '  golden   hour ' },
-      (c) => words(c).includes('golden') && words(c).includes('hour'),
+      (c) => words(c).includes('golden') && words(c).some((w) => w.startsWith('hour')),
+    ],
+    [
+      'a word and the start of the next',
+      { search: 'GOLDEN hou' },
+      (c) => words(c).includes('golden') && words(c).some((w) => w.startsWith('hou')),
     ],
     [
       'within 300 km of Paris',

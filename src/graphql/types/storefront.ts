@@ -41,7 +41,7 @@ export const PackageFilterInput = builder.inputType('PackageFilter', {
     instantBooking: t.boolean({ description: 'Only packages that can (true) or cannot (false) be booked at once.' }),
     featured: t.boolean({ description: 'Only featured (true) or only not featured (false) packages.' }),
     search: t.string({
-      description: `Words that must all appear in the title, tag keywords or category name (whole words, any case; at most ${MAX_SEARCH_CHARACTERS} characters).`,
+      description: `Words that must all appear in the title, tag keywords or category name, the last one as a whole word or the start of one, as people type: "golden hou" finds "Golden Hour" (any case; at most ${MAX_SEARCH_CHARACTERS} characters).`,
     }),
   }),
 });
