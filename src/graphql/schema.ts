@@ -6,6 +6,7 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { printSchema } from 'graphql';
 import { builder } from './builder.js';
 import './types/query.js';
+import './types/categories.js';
 import './types/node.js';
 import { guardEntities } from './types/entities.js';
 
