@@ -9,6 +9,8 @@
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { V2_RECORD } from '../db/write/read-model.js';
+import { CATEGORIES, type Category, categoriesIn } from './categories.js';
+import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
 import { filterKey, type PackageFilter, type SqlCondition } from './filter.js';
 import type { MatchSets } from './matches.js';
 import type {
@@ -304,6 +306,18 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
     /** Photographers with at least one listed package, by id (UUIDs), in key order; null where there is none. */
     async listedPhotographers(ids: readonly string[]): Promise<(PhotographerProfile | null)[]> {
       return byKey(ids, await sql.query<PhotographerProfile>(LISTED_PHOTOGRAPHERS, [ids]));
+    },
+
+    /** The categories of the listed packages in this listing, with their counts (kept per listing version). */
+    categories(seen: Listing): Promise<Category[]> {
+      return categoriesIn(seen.version, () => sql.query<Category>(CATEGORIES));
+    },
+
+    /** What each listed package is for the facets, by listing position (kept per listing version). */
+    facetColumns(seen: Listing): Promise<FacetColumns> {
+      return facetColumnsIn(seen.version, async () =>
+        facetColumns((await sql.query<FacetColumnsRow>(FACET_COLUMNS))[0]),
+      );
     },
 
     /** Photographers with their profiles, in key order; null where there is none. */

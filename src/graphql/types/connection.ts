@@ -1,6 +1,7 @@
 // Relay connections over an order of packages: the window first/after/last/before select, its edges and
 // page info. Cursors are indexes in the order with the order's fingerprint and seed (src/listing/cursor.ts).
 import { type CursorPosition, decodeCursor, encodeCursor } from '../../listing/cursor.js';
+import type { PackageFilter } from '../../listing/filter.js';
 import type { ListedPackage } from '../../listing/orders.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../listing/page.js';
 import type { PackageFields } from '../../listing/store.js';
@@ -8,6 +9,7 @@ import { builder } from '../builder.js';
 import { badUserInput } from '../errors.js';
 import { upTo } from '../limits.js';
 import { selectedPackageFields } from '../projection.js';
+import { PackageFacets } from './facets.js';
 import { Package } from './package.js';
 
 export interface ConnectionArgs {
@@ -24,6 +26,8 @@ export interface ConnectionValue {
   end: number;
   fingerprint: string;
   seed: number;
+  /** The filter the order is of (its facets count beside it). */
+  filter: PackageFilter;
   /** The packages at indexes offset..offset+limit-1, with the package fields asked for (all when null). */
   load: (offset: number, limit: number, fields: PackageFields) => Promise<ListedPackage[]>;
 }
@@ -97,6 +101,11 @@ export const PackageConnection = builder.objectRef<ConnectionValue>('PackageConn
   fields: (t) => ({
     totalCount: t.exposeInt('count', { description: 'Number of packages in the whole order.' }),
     pageInfo: t.field({ type: PageInfo, resolve: (c) => c }),
+    facets: t.field({
+      type: PackageFacets,
+      description: 'How many packages each choice of each facet would give beside this filter.',
+      resolve: (c) => ({ filter: c.filter }),
+    }),
     edges: t.field({
       type: [PackageEdge],
       complexity: upTo(1), // the window size is priced on the connection field

@@ -9,6 +9,7 @@ import { badUserInput, requireUuid } from '../errors.js';
 import { upTo } from '../limits.js';
 import { selectedPackageFields, selects } from '../projection.js';
 import { connectionArgs, connectionWindow, PackageConnection, readCursor, windowSize } from './connection.js';
+import { PackageFacets } from './facets.js';
 import { Package } from './package.js';
 import { Photographer } from './photographer.js';
 import { PackageFilterInput, PackageSortEnum, readOrder } from './storefront.js';
@@ -32,6 +33,11 @@ const PackagePage = builder.objectRef<PageValue>('PackagePage').implement({
       description:
         'The seed that fixed the order (the one chosen when none was given). Pass it again to page on in the same order.',
       resolve: (page) => page.order.seed,
+    }),
+    facets: t.field({
+      type: PackageFacets,
+      description: 'How many packages each choice of each facet would give beside this filter.',
+      resolve: (page) => ({ filter: page.order.filter }),
     }),
     results: t.field({
       type: [Package],
@@ -112,6 +118,7 @@ builder.queryType({
           end,
           fingerprint,
           seed: order.seed,
+          filter: order.filter,
           load: async (offset, limit, fields) => (await pageInOrder(ctx.store, order, offset, limit, fields)).rows,
         };
       },

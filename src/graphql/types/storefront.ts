@@ -119,6 +119,7 @@ builder.objectField(Photographer, 'packages', (t) =>
         end,
         fingerprint,
         seed: 0,
+        filter: { photographerId: photographer.id },
         load: async (offset, limit, fields) => {
           const rows = await ctx.loaders.packageAtPosition(fields).loadMany(positions.slice(offset, offset + limit));
           const failed = rows.find((row) => row instanceof Error);

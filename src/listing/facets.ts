@@ -1,0 +1,208 @@
+// Facet counts beside a filtered listing: for each facet, how many packages each of its values would give, the
+// way Algolia and Elasticsearch count them, disjunctively: a facet's counts ignore the filter's own part for that
+// facet (choosing "Weddings" still shows how many "Portraits" there are), and hold every other part.
+//
+// Nothing is grouped per request. What each listed package is (category, price, instant booking, featured,
+// photographer) is read once per listing version into arrays indexed by listing position, and the packages a
+// filter matches are the matching positions the filters keep already (src/listing/matches.ts); a facet's counts
+// are one pass over the positions its filter-without-that-facet matches.
+import type { SqlStatement } from '../db/sql.js';
+import type { PackageFilter } from './filter.js';
+import { keptPerVersion } from './per-version.js';
+
+/** What each listed package is, by listing position (positions are 0..n-1), for one listing version. */
+export interface FacetColumns {
+  category: Int32Array;
+  /** The price in cents (exact: the column has two decimals). */
+  priceCents: Float64Array;
+  instantBooking: Uint8Array;
+  featured: Uint8Array;
+  /** Index into `photographerIds`. */
+  photographer: Int32Array;
+  photographerIds: string[];
+  photographerNames: string[];
+}
+
+/** One statement, one row of arrays in listing order (far cheaper to read than a row per package). */
+export const FACET_COLUMNS: SqlStatement = {
+  name: 'facet_columns',
+  text: `WITH ranked AS (SELECT id, name, (row_number() OVER (ORDER BY id) - 1)::int AS ordinal FROM photographer)
+    SELECT array_agg(p.category ORDER BY e.position) AS category,
+      array_agg((p.price * 100)::float8 ORDER BY e.position) AS "priceCents",
+      array_agg(p.instant_booking ORDER BY e.position) AS "instantBooking",
+      array_agg(p.featured ORDER BY e.position) AS featured,
+      array_agg(r.ordinal ORDER BY e.position) AS photographer,
+      (SELECT array_agg(id::text ORDER BY ordinal) FROM ranked) AS "photographerIds",
+      (SELECT array_agg(name ORDER BY ordinal) FROM ranked) AS "photographerNames"
+    FROM listing_entry e JOIN package p ON p.id = e.package_id JOIN ranked r ON r.id = p.photographer_id`.replace(
+    /\s+/g,
+    ' ',
+  ),
+};
+
+export interface FacetColumnsRow {
+  category: number[] | null;
+  priceCents: number[] | null;
+  instantBooking: boolean[] | null;
+  featured: boolean[] | null;
+  photographer: number[] | null;
+  photographerIds: string[] | null;
+  photographerNames: string[] | null;
+}
+
+/** The facet columns of a listing version, read with `read` unless kept. */
+export const facetColumnsIn = keptPerVersion<FacetColumns>();
+
+export function facetColumns(row: FacetColumnsRow | undefined): FacetColumns {
+  const flags = (values: boolean[] | null | undefined) => Uint8Array.from(values ?? [], (value) => (value ? 1 : 0));
+  return {
+    category: Int32Array.from(row?.category ?? []),
+    priceCents: Float64Array.from(row?.priceCents ?? []),
+    instantBooking: flags(row?.instantBooking),
+    featured: flags(row?.featured),
+    photographer: Int32Array.from(row?.photographer ?? []),
+    photographerIds: row?.photographerIds ?? [],
+    photographerNames: row?.photographerNames ?? [],
+  };
+}
+
+export interface FacetValue {
+  id: string;
+  label: string;
+  /** Packages this value gives under the rest of the filter. */
+  count: number;
+  /** The filter part that selects the value, as JSON: merge it into PackageFilter. */
+  input: string;
+}
+
+export interface Facet {
+  id: string;
+  label: string;
+  type: 'LIST' | 'PRICE_RANGE' | 'BOOLEAN';
+  values: FacetValue[];
+  /** PRICE_RANGE: the lowest and highest price among the packages counted (null when there are none). */
+  min?: string | null;
+  max?: string | null;
+}
+
+/** The packages a facet counts: the positions its filter matches, or null for every listed package. */
+export type Positions = Int32Array | null;
+
+function forEach(positions: Positions, size: number, visit: (position: number) => void): void {
+  if (positions === null) for (let p = 0; p < size; p++) visit(p);
+  else for (let i = 0; i < positions.length; i++) visit(positions[i] as number);
+}
+
+/** The filter without the parts a facet is about: what its counts hold to. */
+export function withoutParts(filter: PackageFilter, parts: readonly (keyof PackageFilter)[]): PackageFilter {
+  const rest = { ...filter };
+  for (const part of parts) delete rest[part];
+  return rest;
+}
+
+const input = (part: Partial<PackageFilter>) => JSON.stringify(part);
+
+/** Every category of the listing (`names`, by code), with how many of the positions are in it. */
+export function categoryFacet(columns: FacetColumns, positions: Positions, names: ReadonlyMap<number, string>): Facet {
+  const counts = new Map<number, number>([...names.keys()].map((code) => [code, 0]));
+  forEach(positions, columns.category.length, (p) => {
+    const code = columns.category[p] as number;
+    counts.set(code, (counts.get(code) ?? 0) + 1);
+  });
+  const values = [...counts.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([code, count]) => ({
+      id: String(code),
+      label: names.get(code) ?? String(code),
+      count,
+      input: input({ categories: [code] }),
+    }));
+  return { id: 'category', label: 'Category', type: 'LIST', values };
+}
+
+/** The price ranges' lower edges, in cents; each range ends just below the next edge, the last has none. */
+export const PRICE_EDGES_CENTS = [0, 10_000, 25_000, 50_000, 100_000, 250_000];
+
+const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+
+/** The fixed price ranges with their counts, and the lowest and highest price counted. */
+export function priceFacet(columns: FacetColumns, positions: Positions): Facet {
+  const counts = PRICE_EDGES_CENTS.map(() => 0);
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  forEach(positions, columns.priceCents.length, (p) => {
+    const cents = columns.priceCents[p] as number;
+    if (cents < min) min = cents;
+    if (cents > max) max = cents;
+    let range = PRICE_EDGES_CENTS.length - 1;
+    while (range > 0 && cents < (PRICE_EDGES_CENTS[range] as number)) range--;
+    counts[range] = (counts[range] ?? 0) + 1;
+  });
+  const values = PRICE_EDGES_CENTS.map((from, range) => {
+    const next = PRICE_EDGES_CENTS[range + 1];
+    const part = next === undefined ? { priceMin: money(from) } : { priceMin: money(from), priceMax: money(next - 1) };
+    return {
+      id: next === undefined ? `${money(from)}-` : `${money(from)}-${money(next - 1)}`,
+      label: next === undefined ? `${money(from)} and over` : `${money(from)} to ${money(next - 1)}`,
+      count: counts[range] as number,
+      input: input(part),
+    };
+  });
+  const any = Number.isFinite(min);
+  return {
+    id: 'price',
+    label: 'Price',
+    type: 'PRICE_RANGE',
+    values,
+    min: any ? money(min) : null,
+    max: any ? money(max) : null,
+  };
+}
+
+/** A yes/no facet: how many of the positions have the flag set, and how many do not. */
+export function booleanFacet(
+  id: 'instantBooking' | 'featured',
+  label: string,
+  column: Uint8Array,
+  positions: Positions,
+): Facet {
+  let yes = 0;
+  let all = 0;
+  forEach(positions, column.length, (p) => {
+    yes += column[p] as number;
+    all++;
+  });
+  const value = (flag: boolean, count: number) => ({
+    id: String(flag),
+    label: flag ? 'Yes' : 'No',
+    count,
+    input: input({ [id]: flag }),
+  });
+  return { id, label, type: 'BOOLEAN', values: [value(true, yes), value(false, all - yes)] };
+}
+
+export const TOP_PHOTOGRAPHERS = 20;
+
+/** Code-unit order: the same on every instance, whatever its locale data. */
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The photographers with the most of the positions (at most 20; ties by name, then id). */
+export function photographerFacet(columns: FacetColumns, positions: Positions): Facet {
+  const counts = new Map<number, number>();
+  forEach(positions, columns.photographer.length, (p) => {
+    const ordinal = columns.photographer[p] as number;
+    counts.set(ordinal, (counts.get(ordinal) ?? 0) + 1);
+  });
+  const name = (ordinal: number) => columns.photographerNames[ordinal] ?? '';
+  const id = (ordinal: number) => columns.photographerIds[ordinal] ?? '';
+  const values = [...counts.entries()]
+    .sort(([a, x], [b, y]) => y - x || byText(name(a), name(b)) || byText(id(a), id(b)))
+    .slice(0, TOP_PHOTOGRAPHERS)
+    .map(([ordinal, count]) => ({
+      id: id(ordinal),
+      label: name(ordinal),
+      count,
+      input: input({ photographerId: id(ordinal) }),
+    }));
+  return { id: 'photographer', label: 'Photographer', type: 'LIST', values };
+}
