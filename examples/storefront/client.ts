@@ -1,7 +1,7 @@
 // A minimal typed client over fetch, and the storefront's queries run against a server:
 //   npx tsx examples/storefront/client.ts http://127.0.0.1:4000
 import type { TypedDocumentString } from './generated/graphql.js';
-import { CardsPage, PackageBySlug, ScrollPackages } from './queries.js';
+import { CardsPage, CardsWithSidebar, PackageBySlug, ScrollPackages } from './queries.js';
 
 export class GraphQLRequestError extends Error {
   constructor(readonly errors: { message: string; extensions?: { code?: string } }[]) {
@@ -62,6 +62,17 @@ async function main(endpoint: string) {
       `\n${found?.title} by ${found?.photographer.name}, ${found?.photographer.packages.totalCount} packages`,
     );
   }
+
+  // A sidebar with counts beside the filter: each category counts as if no category were chosen, and a value's
+  // input, merged into the filter, chooses it.
+  const filter = { categories: [1] };
+  const { packages: page } = await request(endpoint, CardsWithSidebar, { filter });
+  console.log(`\n${page.count} packages in category 1. Sidebar:`);
+  for (const value of page.facets.category.values) console.log(`  ${value.label} (${value.count})`);
+  for (const value of page.facets.price.values) console.log(`  ${value.label} (${value.count})`);
+  const portraits = { ...filter, ...(JSON.parse(page.facets.category.values[2]?.input ?? '{}') as object) };
+  const { packages: chosen } = await request(endpoint, CardsWithSidebar, { filter: portraits });
+  console.log(`chosen ${JSON.stringify(portraits)}: ${chosen.count} packages`);
 
   // Within 25 km of Paris, nearest first.
   const near = await request(endpoint, CardsPage, {

@@ -44,3 +44,19 @@ export const ScrollPackages = graphql(`
     }
   }
 `);
+
+/** The listing page's sidebar: categories and price ranges with counts beside the filter, and a page of cards. */
+export const CardsWithSidebar = graphql(`
+  query CardsWithSidebar($filter: PackageFilter, $seed: Int) {
+    packages(limit: 24, seed: $seed, filter: $filter) {
+      count
+      seed
+      results { id title urlSlug price landscapeImage }
+      facets {
+        category { values { id label count input } }
+        price { min max values { label count input } }
+        instantBooking { values { id count input } }
+      }
+    }
+  }
+`);
