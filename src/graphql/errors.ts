@@ -30,10 +30,10 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
  */
 export function graphqlMatchSets(matchSets: MatchSets): MatchSets {
   return {
-    kept: (filter, version) => matchSets.kept(filter, version),
-    async positions(sql, filter, version) {
+    kept: (filter, version, order) => matchSets.kept(filter, version, order),
+    async positions(sql, filter, version, order) {
       try {
-        return await matchSets.positions(sql, filter, version);
+        return await matchSets.positions(sql, filter, version, order);
       } catch (error) {
         if (!(error instanceof FilterReadsBusyError)) throw error;
         throw createGraphQLError(error.message, {

@@ -133,7 +133,16 @@ export interface SqlCondition {
   params: unknown[];
   /** The SQL of the distance to `near`, when the filter has it (for DISTANCE ordering). */
   distance?: string;
+  /** The SQL of the search's rank, higher first, when the filter has a search (for RELEVANCE ordering). */
+  rank?: string;
 }
+
+/**
+ * How well a package row `p` matches a search: the words' weights add up, a title's above the tag keywords'
+ * above the category name's (ts_rank's weights A, B, C: 1.0, 0.4, 0.2).
+ */
+const searchRank = (query: string) =>
+  `ts_rank(setweight(to_tsvector('simple', p."title"), 'A') || setweight(to_tsvector('simple', p."tag_keywords"), 'B') || setweight(to_tsvector('simple', p."category_name"), 'C'), ${query})`;
 
 /** The filter as a SQL condition; its parameters are numbered from `firstParam`. */
 export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondition {
@@ -144,6 +153,7 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
   };
   const parts: string[] = [];
   let distance: string | undefined;
+  let rank: string | undefined;
   if (filter.categories) parts.push(`p."category" = ANY(${param(filter.categories, 'int[]')})`);
   if (filter.priceMin !== undefined) parts.push(`p."price" >= ${param(filter.priceMin, 'numeric')}`);
   if (filter.priceMax !== undefined) parts.push(`p."price" <= ${param(filter.priceMax, 'numeric')}`);
@@ -158,7 +168,9 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
     // Every word, the last one as the start of a word too ("golden hou" finds "golden hour", as people type):
     // plainto_tsquery's lexemes, its last one (the query text ends with its closing quote) marked as a prefix.
     const words = `plainto_tsquery('simple', ${param(filter.search, 'text')})::text`;
-    parts.push(`${SEARCH_DOCUMENT} @@ to_tsquery('simple', regexp_replace(${words}, '''$', ''':*'))`);
+    const query = `to_tsquery('simple', regexp_replace(${words}, '''$', ''':*'))`;
+    parts.push(`${SEARCH_DOCUMENT} @@ ${query}`);
+    rank = searchRank(query);
   }
   if (filter.near) {
     const lat = param(filter.near.latitude, 'float8');
@@ -172,5 +184,5 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
     distance = distanceSql(lat, lng);
     parts.push(`p."latitude" BETWEEN ${south} AND ${north}`, `${distance} <= ${radius}`);
   }
-  return { text: parts.length > 0 ? parts.join(' AND ') : 'TRUE', params, distance };
+  return { text: parts.length > 0 ? parts.join(' AND ') : 'TRUE', params, distance, rank };
 }

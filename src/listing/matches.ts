@@ -3,6 +3,9 @@
 // the first. Entries are keyed by the listing version the request's own reads see, so an entry is never stale
 // (a write bumps the version in its transaction); entries of old versions age out of the LRU.
 //
+// RELEVANCE orders a search's matches by their rank (filter.ts), best first: those are read and kept the same
+// way, in that order.
+//
 // A first read costs O(matching packages) (70-500 ms at 100,000), and the filter is the client's to choose: a
 // stream of ever new filters would have every request pay it. So at most READS_AT_ONCE first reads run at once
 // and READS_WAITING wait; past that a request is refused at once (FilterReadsBusyError) rather than queued
@@ -50,11 +53,21 @@ function boundedGate(atOnce: number, waiting: number) {
   };
 }
 
+/** The order of a match set: by listing position, or by the search's rank (best first, then by package id). */
+export type MatchOrder = 'position' | 'rank';
+
+/** What a match set is kept under. */
+export const matchKey = (filter: PackageFilter, version: string, order: MatchOrder) =>
+  `${version}|${order}|${filterKey(filter)}`;
+
 export interface MatchSets {
-  /** The sorted listing positions the filter matches in this listing version (the one the session's reads see). */
-  positions(sql: SqlReader, filter: PackageFilter, version: string): Promise<Int32Array>;
-  /** The positions kept for (version, filter), without reading anything; undefined when none are. */
-  kept(filter: PackageFilter, version: string): Int32Array | undefined;
+  /**
+   * The listing positions the filter matches in this listing version (the one the session's reads see), sorted,
+   * or in rank order when `order` is `rank` (the filter has a search).
+   */
+  positions(sql: SqlReader, filter: PackageFilter, version: string, order?: MatchOrder): Promise<Int32Array>;
+  /** The positions kept for (version, filter, order), without reading anything; undefined when none are. */
+  kept(filter: PackageFilter, version: string, order?: MatchOrder): Int32Array | undefined;
 }
 
 /** `maxBytes` bounds the kept arrays (4 bytes a position); an entry larger than that is used and not kept. */
@@ -67,12 +80,14 @@ export function createMatchSets(maxBytes: number): MatchSets {
   const reading = new Map<string, Promise<Int32Array>>();
   const gate = boundedGate(READS_AT_ONCE, READS_WAITING);
 
-  async function read(sql: SqlReader, filter: PackageFilter): Promise<Int32Array> {
+  async function read(sql: SqlReader, filter: PackageFilter, order: MatchOrder): Promise<Int32Array> {
     const condition = filterCondition(filter);
+    if (order === 'rank' && !condition.rank) throw new Error('a rank order needs a search');
+    const orderBy = order === 'rank' ? `${condition.rank} DESC, p.id` : 'e.position';
     const rows = await sql.query<{ position: number }>(
       {
         text: `SELECT e.position FROM listing_entry e JOIN package p ON p.id = e.package_id
-               WHERE ${condition.text} ORDER BY e.position`,
+               WHERE ${condition.text} ORDER BY ${orderBy}`,
       },
       condition.params,
     );
@@ -83,8 +98,8 @@ export function createMatchSets(maxBytes: number): MatchSets {
    * Reads on this request's session; shared with the requests that come for the same key meanwhile unless another
    * read is shared already (several requests that joined a failed read each read on their own).
    */
-  function readOwn(sql: SqlReader, filter: PackageFilter, key: string): Promise<Int32Array> {
-    const pending: Promise<Int32Array> = gate(() => read(sql, filter)).finally(() => {
+  function readOwn(sql: SqlReader, filter: PackageFilter, order: MatchOrder, key: string): Promise<Int32Array> {
+    const pending: Promise<Int32Array> = gate(() => read(sql, filter, order)).finally(() => {
       if (reading.get(key) === pending) reading.delete(key);
     });
     if (!reading.has(key)) reading.set(key, pending);
@@ -93,9 +108,9 @@ export function createMatchSets(maxBytes: number): MatchSets {
   }
 
   return {
-    kept: (filter, version) => kept.get(`${version}|${filterKey(filter)}`),
-    async positions(sql, filter, version) {
-      const key = `${version}|${filterKey(filter)}`;
+    kept: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order)),
+    async positions(sql, filter, version, order = 'position') {
+      const key = matchKey(filter, version, order);
       const hit = kept.get(key);
       if (hit) return hit;
       const shared = reading.get(key);
@@ -108,7 +123,7 @@ export function createMatchSets(maxBytes: number): MatchSets {
           if (after) return after;
         }
       }
-      return readOwn(sql, filter, key);
+      return readOwn(sql, filter, order, key);
     },
   };
 }

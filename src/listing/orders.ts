@@ -4,20 +4,23 @@
 // 0..n-1 and a page is n lookups by primary key. Filtered, the matching positions are read once per (filter,
 // listing version) and kept (matches.ts), then permuted the same way: every matching package exactly once
 // across the pages, the same seed the same order, and O(page size) per page after the first read.
+// RELEVANCE: a search's matching positions in rank order, read once per (filter, listing version) and kept the
+// same way (matches.ts); a page is a slice of them.
 // PRICE_ASC, PRICE_DESC, NEWEST, DISTANCE: one statement ordered by the key and then by id (a total order),
 // LIMIT/OFFSET on the filter's condition; price has an index on (price, id).
 
 import type { Listing } from '../db/sql.js';
 import { distanceKm, filterCondition, isEmptyFilter, type PackageFilter } from './filter.js';
+import type { MatchOrder } from './matches.js';
 import { pagePositions, seededPermutation } from './permutation.js';
 import type { PackageRow } from './rows.js';
 import type { PackageFields, Store } from './store.js';
 
-export const PACKAGE_SORTS = ['SEEDED', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST', 'DISTANCE'] as const;
+export const PACKAGE_SORTS = ['SEEDED', 'RELEVANCE', 'PRICE_ASC', 'PRICE_DESC', 'NEWEST', 'DISTANCE'] as const;
 export type PackageSort = (typeof PACKAGE_SORTS)[number];
 
 /** ORDER BY of each sorted order, on the package row `p` and its photographer `ph`; `distance` from the filter. */
-const ORDER_BY: Record<Exclude<PackageSort, 'SEEDED'>, (distance: string) => string> = {
+const ORDER_BY: Record<Exclude<PackageSort, 'SEEDED' | 'RELEVANCE'>, (distance: string) => string> = {
   PRICE_ASC: () => 'p."price", p."id"',
   PRICE_DESC: () => 'p."price" DESC, p."id"',
   // The listing records no time a package was added: the photographer's joining time is the newest there is.
@@ -48,14 +51,14 @@ export async function matchCount(store: Store, { filter }: OrderRequest): Promis
 }
 
 /**
- * The positions the filter matches in `view`: kept in memory, else read, which needs the listing as this session
- * sees it (then that is the view the positions belong to).
+ * The positions the filter matches in `view`, in `order`: kept in memory, else read, which needs the listing as
+ * this session sees it (then that is the view the positions belong to).
  */
-async function matching(store: Store, filter: PackageFilter, view: Listing) {
-  const kept = store.keptPositions(filter, view.version);
+async function matching(store: Store, filter: PackageFilter, view: Listing, order: MatchOrder) {
+  const kept = store.keptPositions(filter, view.version, order);
   if (kept) return { positions: kept, view };
   const seen = await store.listing();
-  return { positions: await store.matchingPositions(filter, seen), view: seen };
+  return { positions: await store.matchingPositions(filter, seen, order), view: seen };
 }
 
 /** A view of the listing to start from: this session's, else this process's last (checked by the page's read). */
@@ -83,12 +86,18 @@ export async function pageInOrder(
   let view = await startingView(store);
   for (let attempt = 1; ; attempt++) {
     let positions: Int32Array | undefined;
-    if (filtered) ({ positions, view } = await matching(store, filter, view));
+    const order = sort === 'RELEVANCE' ? 'rank' : 'position';
+    if (filtered) ({ positions, view } = await matching(store, filter, view, order));
     let page: Page;
     let seen: Listing;
-    if (sort === 'SEEDED') {
+    if (sort === 'SEEDED' || sort === 'RELEVANCE') {
       const size = positions ? positions.length : view.count;
-      const indexes = offset >= size ? [] : pagePositions(seededPermutation(size, seed), offset, limit);
+      const indexes =
+        offset >= size
+          ? []
+          : sort === 'RELEVANCE'
+            ? Array.from({ length: Math.min(limit, size - offset) }, (_, i) => offset + i)
+            : pagePositions(seededPermutation(size, seed), offset, limit);
       const read = await store.packagesAtPositions(
         positions ? indexes.map((index) => positions[index] as number) : indexes,
         fields,

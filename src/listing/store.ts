@@ -11,8 +11,8 @@ import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { V2_RECORD } from '../db/write/read-model.js';
 import { CATEGORIES, type Category, categoriesIn } from './categories.js';
 import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
-import { filterKey, type PackageFilter, type SqlCondition } from './filter.js';
-import type { MatchSets } from './matches.js';
+import { type PackageFilter, type SqlCondition } from './filter.js';
+import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
 import type {
   ImageRow,
   LinkedAddOnRow,
@@ -238,8 +238,9 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       return sql.knownListing() ?? lastSeen.get();
     },
 
-    /** The positions kept for the filter in this listing version, if any (no read). */
-    keptPositions: (filter: PackageFilter, version: string) => matchSets.kept(filter, version),
+    /** The positions kept for the filter in this listing version and order, if any (no read). */
+    keptPositions: (filter: PackageFilter, version: string, order: MatchOrder = 'position') =>
+      matchSets.kept(filter, version, order),
 
     packagesAtPositions,
 
@@ -258,12 +259,15 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       return row ?? null;
     },
 
-    /** The sorted listing positions the filter matches in this listing (kept per filter and listing version). */
-    matchingPositions(filter: PackageFilter, seen: Listing): Promise<Int32Array> {
-      const key = `${seen.version}|${filterKey(filter)}`;
+    /**
+     * The listing positions the filter matches in this listing, sorted or in rank order (kept per filter, listing
+     * version and order).
+     */
+    matchingPositions(filter: PackageFilter, seen: Listing, order: MatchOrder = 'position'): Promise<Int32Array> {
+      const key = matchKey(filter, seen.version, order);
       let positions = matched.get(key);
       if (!positions) {
-        positions = matchSets.positions(sql, filter, seen.version);
+        positions = matchSets.positions(sql, filter, seen.version, order);
         matched.set(key, positions);
       }
       return positions;

@@ -192,6 +192,22 @@ describe(`sorts on ${engineName}`, () => {
     expect(ids(newest)).toEqual(ids([...listed].sort(byIdWithin((c) => -Date.parse(c.photographer.createdAt)))));
   });
 
+  it('RELEVANCE ranks a title match above a tag match above a category match, every match once', async () => {
+    const filter = { search: 'pet' };
+    const starts = (text: string) =>
+      text
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .some((w) => w.startsWith('pet'));
+    const tier = (c: Card) => (starts(c.title) ? 0 : starts(c.tagKeywords) ? 1 : 2);
+    const ranked = await walkPages({ filter, sort: 'RELEVANCE' });
+    expect(sortedIds(ranked)).toEqual(sortedIds(await walkPages({ filter })));
+    const tiers = ranked.map(tier);
+    expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
+    expect(new Set(tiers)).toEqual(new Set([0, 1, 2])); // all three kinds of match are there to be ranked
+    expect(await refusal(PAGE, { sort: 'RELEVANCE' })).toBe('sort RELEVANCE needs filter.search, the words to rank by');
+  });
+
   it('DISTANCE orders by distance from near, all within the radius, and needs near', async () => {
     const near = { latitude: '40.712800', longitude: '-74.006000', radiusKm: 500 };
     const nearest = await walkPages({ filter: { near }, sort: 'DISTANCE' });
@@ -222,33 +238,38 @@ async function connection(variables: Record<string, unknown>): Promise<Connectio
 }
 
 describe(`packagesConnection on ${engineName}`, () => {
-  const filter = { categories: [1, 2, 3] };
+  const categories = { categories: [1, 2, 3] };
 
-  it.each(['SEEDED', 'PRICE_ASC'])('walks a filter forward and back, %s: each match exactly once', async (sort) => {
-    const seeded = await walkPages({ filter, sort, seed: 9 });
-    const forward: string[] = [];
-    let page = await connection({ first: 7, filter, sort, seed: 9 });
-    expect(page.pageInfo.hasPreviousPage).toBe(false);
-    for (;;) {
-      expect(page.totalCount).toBe(seeded.length);
-      forward.push(...page.edges.map((edge) => edge.node.id));
-      if (!page.pageInfo.hasNextPage) break;
-      page = await connection({ first: 7, after: page.pageInfo.endCursor, filter, sort });
-    }
-    expect(forward).toEqual(ids(seeded));
+  it.each(['SEEDED', 'PRICE_ASC', 'RELEVANCE'])(
+    'walks a filter forward and back, %s: each match exactly once',
+    async (sort) => {
+      const filter = sort === 'RELEVANCE' ? { search: 'pet' } : categories;
+      const seeded = await walkPages({ filter, sort, seed: 9 });
+      const forward: string[] = [];
+      let page = await connection({ first: 7, filter, sort, seed: 9 });
+      expect(page.pageInfo.hasPreviousPage).toBe(false);
+      for (;;) {
+        expect(page.totalCount).toBe(seeded.length);
+        forward.push(...page.edges.map((edge) => edge.node.id));
+        if (!page.pageInfo.hasNextPage) break;
+        page = await connection({ first: 7, after: page.pageInfo.endCursor, filter, sort });
+      }
+      expect(forward).toEqual(ids(seeded));
 
-    const backward: string[] = [];
-    page = await connection({ last: 6, filter, sort, seed: 9 });
-    expect(page.pageInfo.hasNextPage).toBe(false);
-    for (;;) {
-      backward.unshift(...page.edges.map((edge) => edge.node.id));
-      if (!page.pageInfo.hasPreviousPage) break;
-      page = await connection({ last: 6, before: page.pageInfo.startCursor, filter, sort });
-    }
-    expect(backward).toEqual(ids(seeded));
-  });
+      const backward: string[] = [];
+      page = await connection({ last: 6, filter, sort, seed: 9 });
+      expect(page.pageInfo.hasNextPage).toBe(false);
+      for (;;) {
+        backward.unshift(...page.edges.map((edge) => edge.node.id));
+        if (!page.pageInfo.hasPreviousPage) break;
+        page = await connection({ last: 6, before: page.pageInfo.startCursor, filter, sort });
+      }
+      expect(backward).toEqual(ids(seeded));
+    },
+  );
 
   it('refuses a cursor of another filter, sort or seed, and a made-up one', async () => {
+    const filter = categories;
     const page = await connection({ first: 3, filter, seed: 4 });
     const cursor = page.pageInfo.endCursor;
     const another = 'after is a cursor of another filter or sort; page on with the ones it was made for';

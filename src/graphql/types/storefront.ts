@@ -50,6 +50,10 @@ export const PackageSortEnum = builder.enumType('PackageSort', {
   description: 'The order of a listing. Ties are broken by package id, so every order is total.',
   values: {
     SEEDED: { description: 'The pseudo-random order fixed by the seed (the default).' },
+    RELEVANCE: {
+      description:
+        'Best match of filter.search first: words in the title count most, then in the tag keywords, then in the category name. Needs filter.search.',
+    },
     PRICE_ASC: { description: 'Cheapest first.' },
     PRICE_DESC: { description: 'Most expensive first.' },
     NEWEST: {
@@ -87,6 +91,8 @@ export function readOrder(args: FilterArgs, seed: number): OrderRequest {
   }
   const sort = args.sort ?? 'SEEDED';
   if (!PACKAGE_SORTS.includes(sort)) throw badUserInput(`sort must be one of ${PACKAGE_SORTS.join(', ')}`);
+  if (sort === 'RELEVANCE' && filter.search === undefined)
+    throw badUserInput('sort RELEVANCE needs filter.search, the words to rank by');
   if (sort === 'DISTANCE' && !filter.near)
     throw badUserInput('sort DISTANCE needs filter.near, the point to measure from');
   return { filter, sort, seed };
