@@ -31,6 +31,7 @@ const BUSY_RETRY_AFTER_SECONDS = 1;
 export function graphqlMatchSets(matchSets: MatchSets): MatchSets {
   return {
     kept: (filter, version, order) => matchSets.kept(filter, version, order),
+    readAs: (filter, version, order) => matchSets.readAs(filter, version, order),
     async positions(sql, filter, version, order) {
       try {
         return await matchSets.positions(sql, filter, version, order);

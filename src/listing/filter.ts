@@ -18,6 +18,11 @@ export interface PackageFilter {
   instantBooking?: boolean;
   featured?: boolean;
   search?: string;
+  /**
+   * The search as read after a typo correction (src/listing/typos.ts), a tsquery text: set by the match sets,
+   * never by a client, and not part of the filter's key (the correction follows from the search and the version).
+   */
+  correctedSearch?: string;
 }
 
 export const MAX_RADIUS_KM = 500;
@@ -167,8 +172,10 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
   if (filter.search !== undefined) {
     // Every word, the last one as the start of a word too ("golden hou" finds "golden hour", as people type):
     // plainto_tsquery's lexemes, its last one (the query text ends with its closing quote) marked as a prefix.
-    const words = `plainto_tsquery('simple', ${param(filter.search, 'text')})::text`;
-    const query = `to_tsquery('simple', regexp_replace(${words}, '''$', ''':*'))`;
+    const query =
+      filter.correctedSearch !== undefined
+        ? `to_tsquery('simple', ${param(filter.correctedSearch, 'text')})`
+        : `to_tsquery('simple', regexp_replace(plainto_tsquery('simple', ${param(filter.search, 'text')})::text, '''$', ''':*'))`;
     parts.push(`${SEARCH_DOCUMENT} @@ ${query}`);
     rank = searchRank(query);
   }

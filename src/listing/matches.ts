@@ -3,6 +3,9 @@
 // the first. Entries are keyed by the listing version the request's own reads see, so an entry is never stale
 // (a write bumps the version in its transaction); entries of old versions age out of the LRU.
 //
+// A search that finds nothing is read again with its typos corrected (typos.ts), and kept with the filter as it
+// was read, so a sorted page reads the same matches.
+//
 // RELEVANCE orders a search's matches by their rank (filter.ts), best first: those are read and kept the same
 // way, in that order.
 //
@@ -19,6 +22,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
+import { correctedSearch, VOCABULARY, Vocabulary, type VocabularyRow, vocabularyIn } from './typos.js';
 
 const READS_AT_ONCE = 2;
 const READS_WAITING = 2;
@@ -68,19 +72,41 @@ export interface MatchSets {
   positions(sql: SqlReader, filter: PackageFilter, version: string, order?: MatchOrder): Promise<Int32Array>;
   /** The positions kept for (version, filter, order), without reading anything; undefined when none are. */
   kept(filter: PackageFilter, version: string, order?: MatchOrder): Int32Array | undefined;
+  /** The filter as its kept matches were read: its search corrected for typos, when that found them. */
+  readAs(filter: PackageFilter, version: string, order?: MatchOrder): PackageFilter;
+}
+
+/** A filter's matches, and the filter as they were read. */
+interface MatchSet {
+  positions: Int32Array;
+  readAs: PackageFilter;
 }
 
 /** `maxBytes` bounds the kept arrays (4 bytes a position); an entry larger than that is used and not kept. */
 export function createMatchSets(maxBytes: number): MatchSets {
-  const kept = new LRUCache<string, Int32Array>({
+  const kept = new LRUCache<string, MatchSet>({
     maxSize: Math.max(1, maxBytes),
-    sizeCalculation: (positions, key) => Math.max(1, positions.byteLength + key.length * 2),
+    sizeCalculation: (set, key) => Math.max(1, set.positions.byteLength + key.length * 2),
   });
   /** Reads under way, so concurrent first requests for one filter read it once. */
-  const reading = new Map<string, Promise<Int32Array>>();
+  const reading = new Map<string, Promise<MatchSet>>();
   const gate = boundedGate(READS_AT_ONCE, READS_WAITING);
 
-  async function read(sql: SqlReader, filter: PackageFilter, order: MatchOrder): Promise<Int32Array> {
+  /** The matches; for a search that finds nothing, those of the search with its typos corrected, if any. */
+  async function read(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder): Promise<MatchSet> {
+    const positions = await readPositions(sql, filter, order);
+    if (positions.length > 0 || filter.search === undefined) return { positions, readAs: filter };
+    const vocabulary = await vocabularyIn(
+      version,
+      async () => new Vocabulary(await sql.query<VocabularyRow>(VOCABULARY)),
+    );
+    const corrected = correctedSearch(filter.search, vocabulary);
+    if (corrected === undefined) return { positions, readAs: filter };
+    const readAs = { ...filter, correctedSearch: corrected };
+    return { positions: await readPositions(sql, readAs, order), readAs };
+  }
+
+  async function readPositions(sql: SqlReader, filter: PackageFilter, order: MatchOrder): Promise<Int32Array> {
     const condition = filterCondition(filter);
     if (order === 'rank' && !condition.rank) throw new Error('a rank order needs a search');
     const orderBy = order === 'rank' ? `${condition.rank} DESC, p.id` : 'e.position';
@@ -98,32 +124,43 @@ export function createMatchSets(maxBytes: number): MatchSets {
    * Reads on this request's session; shared with the requests that come for the same key meanwhile unless another
    * read is shared already (several requests that joined a failed read each read on their own).
    */
-  function readOwn(sql: SqlReader, filter: PackageFilter, order: MatchOrder, key: string): Promise<Int32Array> {
-    const pending: Promise<Int32Array> = gate(() => read(sql, filter, order)).finally(() => {
+  function readOwn(
+    sql: SqlReader,
+    filter: PackageFilter,
+    version: string,
+    order: MatchOrder,
+    key: string,
+  ): Promise<MatchSet> {
+    const pending: Promise<MatchSet> = gate(() => read(sql, filter, version, order)).finally(() => {
       if (reading.get(key) === pending) reading.delete(key);
     });
     if (!reading.has(key)) reading.set(key, pending);
-    pending.then((positions) => kept.set(key, positions)).catch(() => {});
+    pending.then((set) => kept.set(key, set)).catch(() => {});
     return pending;
   }
 
-  return {
-    kept: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order)),
-    async positions(sql, filter, version, order = 'position') {
-      const key = matchKey(filter, version, order);
-      const hit = kept.get(key);
-      if (hit) return hit;
-      const shared = reading.get(key);
-      if (shared) {
-        try {
-          return await shared;
-        } catch {
-          // Another request's failure: this request's own read follows (it may have been kept meanwhile).
-          const after = kept.get(key);
-          if (after) return after;
-        }
+  /** The match set of the key: kept, else shared with a read under way, else read on this request's session. */
+  async function matchSet(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder) {
+    const key = matchKey(filter, version, order);
+    const hit = kept.get(key);
+    if (hit) return hit;
+    const shared = reading.get(key);
+    if (shared) {
+      try {
+        return await shared;
+      } catch {
+        // Another request's failure: this request's own read follows (it may have been kept meanwhile).
+        const after = kept.get(key);
+        if (after) return after;
       }
-      return readOwn(sql, filter, order, key);
-    },
+    }
+    return readOwn(sql, filter, version, order, key);
+  }
+
+  return {
+    kept: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order))?.positions,
+    readAs: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order))?.readAs ?? filter,
+    positions: async (sql, filter, version, order = 'position') =>
+      (await matchSet(sql, filter, version, order)).positions,
   };
 }

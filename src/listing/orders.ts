@@ -105,7 +105,8 @@ export async function pageInOrder(
       page = { count: size, rows: read.rows.filter((row) => row !== null) };
       seen = read.listing;
     } else {
-      const condition = filterCondition(filter, 3);
+      // The filter as its matches were read (a search corrected for typos reads the corrected words).
+      const condition = filterCondition(filtered ? store.filterReadAs(filter, view.version, order) : filter, 3);
       const orderBy = ORDER_BY[sort](condition.distance ?? '');
       const read = await store.packagesSorted(condition, orderBy, sort === 'NEWEST', offset, limit, fields);
       page = { count: positions ? positions.length : read.listing.count, rows: read.rows };

@@ -11,7 +11,7 @@ import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { V2_RECORD } from '../db/write/read-model.js';
 import { CATEGORIES, type Category, categoriesIn } from './categories.js';
 import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
-import { type PackageFilter, type SqlCondition } from './filter.js';
+import type { PackageFilter, SqlCondition } from './filter.js';
 import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
 import type {
   ImageRow,
@@ -241,6 +241,10 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
     /** The positions kept for the filter in this listing version and order, if any (no read). */
     keptPositions: (filter: PackageFilter, version: string, order: MatchOrder = 'position') =>
       matchSets.kept(filter, version, order),
+
+    /** The filter as its kept matches were read (its search corrected for typos, when that found them). */
+    filterReadAs: (filter: PackageFilter, version: string, order: MatchOrder = 'position') =>
+      matchSets.readAs(filter, version, order),
 
     packagesAtPositions,
 

@@ -108,6 +108,7 @@ const NOT_READERS = [
   'listing',
   'view',
   'keptPositions',
+  'filterReadAs',
   'photographers',
   'packageImages',
   'priorityTags',

@@ -127,6 +127,13 @@ describe(`filters on ${engineName}: the seeded order of a filter is a permutatio
       { search: 'GOLDEN hou' },
       (c) => words(c).includes('golden') && words(c).some((w) => w.startsWith('hou')),
     ],
+    // A word the listing lacks is read as the closest it has: "weding" as "wedding", "goldn hour" as "golden hour".
+    ['a typo', { search: 'weding' }, (c) => words(c).includes('wedding')],
+    [
+      'a typo in the first word',
+      { search: 'goldn hour' },
+      (c) => words(c).includes('golden') && words(c).includes('hour'),
+    ],
     [
       'within 300 km of Paris',
       { near: { ...paris, radiusKm: 300 } },
@@ -206,6 +213,15 @@ describe(`sorts on ${engineName}`, () => {
     expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
     expect(new Set(tiers)).toEqual(new Set([0, 1, 2])); // all three kinds of match are there to be ranked
     expect(await refusal(PAGE, { sort: 'RELEVANCE' })).toBe('sort RELEVANCE needs filter.search, the words to rank by');
+  });
+
+  it('a search with a typo is sorted over the corrected matches', async () => {
+    const typo = { search: 'portrat' };
+    const corrected = listed.filter((c) => words(c).includes('portrait'));
+    expect(corrected.length).toBeGreaterThan(1);
+    for (const sort of ['PRICE_ASC', 'RELEVANCE']) {
+      expect(sortedIds(await walkPages({ filter: typo, sort }))).toEqual(sortedIds(corrected));
+    }
   });
 
   it('DISTANCE orders by distance from near, all within the radius, and needs near', async () => {

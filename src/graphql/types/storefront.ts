@@ -41,7 +41,7 @@ export const PackageFilterInput = builder.inputType('PackageFilter', {
     instantBooking: t.boolean({ description: 'Only packages that can (true) or cannot (false) be booked at once.' }),
     featured: t.boolean({ description: 'Only featured (true) or only not featured (false) packages.' }),
     search: t.string({
-      description: `Words that must all appear in the title, tag keywords or category name, the last one as a whole word or the start of one, as people type: "golden hou" finds "Golden Hour" (any case; at most ${MAX_SEARCH_CHARACTERS} characters).`,
+      description: `Words that must all appear in the title, tag keywords or category name, the last one as a whole word or the start of one, as people type: "golden hou" finds "Golden Hour" (any case; at most ${MAX_SEARCH_CHARACTERS} characters). When that finds nothing, a word the listing lacks is read as the closest words it has: "weding" finds "wedding" (one typo forgiven in a word of 4 to 7 letters, two from 8 letters on).`,
     }),
   }),
 });

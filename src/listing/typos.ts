@@ -1,0 +1,120 @@
+// Typo tolerance for the search. A search whose words all appear finds what it finds; one that finds nothing
+// because a word appears nowhere in the listing ("weding") is read again with each such word replaced by the
+// listing's words closest to it ("wedding"). The listing's words (its vocabulary) are read once per listing
+// version, and only when a search has found nothing, so the common search costs nothing more.
+//
+// What is forgiven: one letter added, dropped or changed in a word of 4 to 7 letters, two in a longer one (as
+// Algolia's defaults); a swap of two letters counts as two changes. What is not: a word of 1 to 3 letters, a
+// word the listing has (it is not a typo), a typo in the last word while it is still the start of some word,
+// and more than MAX_CORRECTED_WORDS unknown words in one search.
+import { distance } from 'fastest-levenshtein';
+import type { SqlStatement } from '../db/sql.js';
+import { SEARCH_DOCUMENT } from './filter.js';
+import { keptPerVersion } from './per-version.js';
+
+/** At most this many unknown words of a search are looked up (each is a scan of the vocabulary). */
+export const MAX_CORRECTED_WORDS = 3;
+/** A word is read as at most this many of the listing's words, the most frequent first. */
+const MAX_ALTERNATIVES = 5;
+
+/** How many changes a word of this length may have. */
+const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
+
+/** Every word of the listed packages' search documents, with the number of packages that have it. */
+export const VOCABULARY: SqlStatement = {
+  name: 'search vocabulary',
+  text: `SELECT word, ndoc FROM ts_stat($$SELECT ${SEARCH_DOCUMENT} FROM package p WHERE p.status = 1$$)`,
+};
+
+export interface VocabularyRow {
+  word: string;
+  ndoc: number;
+}
+
+/** The listing's words, for finding the ones closest to a word it lacks. */
+export class Vocabulary {
+  private readonly known: Set<string>;
+  private readonly sorted: string[];
+  /** Words by length, the most frequent first. */
+  private readonly byLength = new Map<number, string[]>();
+  private readonly looked = new Map<string, string[]>();
+
+  constructor(rows: readonly VocabularyRow[]) {
+    const frequent = [...rows].sort((a, b) => b.ndoc - a.ndoc || (a.word < b.word ? -1 : 1));
+    this.known = new Set(frequent.map((row) => row.word));
+    this.sorted = [...this.known].sort();
+    for (const { word } of frequent) {
+      const group = this.byLength.get(word.length) ?? [];
+      group.push(word);
+      this.byLength.set(word.length, group);
+    }
+  }
+
+  has(word: string): boolean {
+    return this.known.has(word);
+  }
+
+  /** Whether some word of the listing starts with `start`. */
+  hasWordStarting(start: string): boolean {
+    let low = 0;
+    let high = this.sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.sorted[middle] as string) < start) low = middle + 1;
+      else high = middle;
+    }
+    return this.sorted[low]?.startsWith(start) ?? false;
+  }
+
+  /** The listing's words fewest changes away from `word` (within what its length allows), most frequent first. */
+  closest(word: string): string[] {
+    const remembered = this.looked.get(word);
+    if (remembered) return remembered;
+    const allowed = allowedEdits(word.length);
+    let best = allowed + 1;
+    let found: string[] = [];
+    for (let length = word.length - allowed; length <= word.length + allowed; length++) {
+      for (const candidate of this.byLength.get(length) ?? []) {
+        const edits = distance(word, candidate);
+        if (edits < best) [best, found] = [edits, [candidate]];
+        else if (edits === best && edits <= allowed && found.length < MAX_ALTERNATIVES) found.push(candidate);
+      }
+    }
+    // Bounded: a search holds at most a few words, but a client may send many searches.
+    if (this.looked.size >= 10_000) this.looked.clear();
+    this.looked.set(word, found);
+    return found;
+  }
+}
+
+/** The vocabulary of a listing version, read with `read` unless kept (src/listing/per-version.ts). */
+export const vocabularyIn = keptPerVersion<Vocabulary>();
+
+/** A lexeme as a tsquery operand: the words are letters and digits only, so quoting is all it needs. */
+const operand = (word: string) => `'${word}'`;
+
+/**
+ * The search as a tsquery with its unknown words replaced by their closest ones, or undefined when no word could
+ * be corrected (then the search stands as it is). Like the search itself: every word must appear, the last one
+ * as a whole word or the start of one.
+ */
+export function correctedSearch(search: string, vocabulary: Vocabulary): string | undefined {
+  const words = search
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+  const unknown = words.filter(
+    (word, i) => !vocabulary.has(word) && !(i === words.length - 1 && vocabulary.hasWordStarting(word)),
+  );
+  if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return undefined;
+  let corrected = false;
+  const terms = words.map((word, i) => {
+    const alternatives = unknown.includes(word) ? vocabulary.closest(word) : [];
+    if (alternatives.length > 0) {
+      corrected = true;
+      return `(${alternatives.map(operand).join(' | ')})`;
+    }
+    return i === words.length - 1 ? `${operand(word)}:*` : operand(word);
+  });
+  return corrected ? terms.join(' & ') : undefined;
+}
