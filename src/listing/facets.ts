@@ -5,9 +5,12 @@
 // Nothing is grouped per request. What each listed package is (category, price, instant booking, featured,
 // photographer) is read once per listing version into arrays indexed by listing position, and the packages a
 // filter matches are the matching positions the filters keep already (src/listing/matches.ts); a facet's counts
-// are one pass over the positions its filter-without-that-facet matches.
+// are one pass over the positions its filter-without-that-facet matches. A facet's counts depend on nothing but
+// the listing version and that filter, so each is counted once and kept (keptFacet): a storefront's sidebar,
+// asked again and again for the same filters, costs a lookup.
+import { LRUCache } from 'lru-cache';
 import type { SqlStatement } from '../db/sql.js';
-import type { PackageFilter } from './filter.js';
+import { filterKey, type PackageFilter } from './filter.js';
 import { keptPerVersion } from './per-version.js';
 
 /** What each listed package is, by listing position (positions are 0..n-1), for one listing version. */
@@ -83,6 +86,26 @@ export interface Facet {
   /** PRICE_RANGE: the lowest and highest price among the packages counted (null when there are none). */
   min?: string | null;
   max?: string | null;
+}
+
+/** Facets counted, by listing version, facet and the filter they hold to; small, so kept by number. */
+const counted = new LRUCache<string, Promise<Facet>>({ max: 2000 });
+
+/**
+ * The facet `id` of `rest` (the filter without its own part) in listing `version`: kept, or counted by `count`
+ * and kept (concurrent requests share one count; a failed one is not kept, and whoever joined it counts again).
+ */
+export function keptFacet(version: string, id: string, rest: PackageFilter, count: () => Promise<Facet>) {
+  const key = `${version}|${id}|${filterKey(rest)}`;
+  const hit = counted.get(key);
+  // Another request's count that failed (its deadline, its database) is this one's to make again.
+  if (hit) return hit.catch(count);
+  const pending = count();
+  counted.set(key, pending);
+  pending.catch(() => {
+    if (counted.get(key) === pending) counted.delete(key);
+  });
+  return pending;
 }
 
 /** The packages a facet counts: the positions its filter matches, or null for every listed package. */
@@ -188,21 +211,31 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The photographers with the most of the positions (at most 20; ties by name, then id). */
 export function photographerFacet(columns: FacetColumns, positions: Positions): Facet {
-  const counts = new Map<number, number>();
+  const counts = new Int32Array(columns.photographerIds.length);
   forEach(positions, columns.photographer.length, (p) => {
     const ordinal = columns.photographer[p] as number;
-    counts.set(ordinal, (counts.get(ordinal) ?? 0) + 1);
+    counts[ordinal] = (counts[ordinal] as number) + 1;
   });
   const name = (ordinal: number) => columns.photographerNames[ordinal] ?? '';
   const id = (ordinal: number) => columns.photographerIds[ordinal] ?? '';
-  const values = [...counts.entries()]
-    .sort(([a, x], [b, y]) => y - x || byText(name(a), name(b)) || byText(id(a), id(b)))
-    .slice(0, TOP_PHOTOGRAPHERS)
-    .map(([ordinal, count]) => ({
-      id: id(ordinal),
-      label: name(ordinal),
-      count,
-      input: input({ photographerId: id(ordinal) }),
-    }));
+  const before = (a: number, b: number) =>
+    ((counts[b] as number) - (counts[a] as number) || byText(name(a), name(b)) || byText(id(a), id(b))) < 0;
+  // The best 20 in order, kept as the photographers are visited: one pass, no sort of tens of thousands.
+  const top: number[] = [];
+  for (let ordinal = 0; ordinal < counts.length; ordinal++) {
+    if (counts[ordinal] === 0) continue;
+    const last = top[top.length - 1];
+    if (top.length === TOP_PHOTOGRAPHERS && last !== undefined && !before(ordinal, last)) continue;
+    let at = top.length;
+    while (at > 0 && before(ordinal, top[at - 1] as number)) at--;
+    top.splice(at, 0, ordinal);
+    if (top.length > TOP_PHOTOGRAPHERS) top.pop();
+  }
+  const values = top.map((ordinal) => ({
+    id: id(ordinal),
+    label: name(ordinal),
+    count: counts[ordinal] as number,
+    input: input({ photographerId: id(ordinal) }),
+  }));
   return { id: 'photographer', label: 'Photographer', type: 'LIST', values };
 }

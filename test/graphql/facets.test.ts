@@ -1,8 +1,14 @@
 // Facet counts beside a filter, held against brute force: for ten filters, every count of every facet is what a
 // walk of all listed packages finds, counting disjunctively (a facet ignores the filter's own part for it); each
 // value's `input`, merged into the filter, gives exactly its count; on both engines.
+
+import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { DEFAULT_LIMITS } from '../../src/config.js';
+import { measureOperation } from '../../src/graphql/limits.js';
+import { schema } from '../../src/graphql/schema.js';
+import { FACET_COST } from '../../src/graphql/types/facets.js';
 import { PRICE_EDGES_CENTS } from '../../src/listing/facets.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
@@ -192,5 +198,20 @@ describe(`facets on ${engineName}`, () => {
     );
     expect(body.errors).toBeUndefined();
     expect(body.data?.packagesConnection.facets).toEqual((await facetsOf(filter)).facets);
+  });
+
+  it('prices each facet asked for in the query cost, and refuses past the limit before counting', async () => {
+    const NAMES = ['category', 'price', 'instantBooking', 'featured', 'photographer'];
+    const withFacets = (n: number) =>
+      `{ packages(limit: 24) { count facets { ${NAMES.slice(0, n)
+        .map((name) => `${name} { values { count } }`)
+        .join(' ')} } } }`;
+    const cost = (n: number) => measureOperation({ schema, document: parse(withFacets(n)) }, null, {})?.cost ?? 0;
+    for (const n of [2, 3, 4, 5]) expect(cost(n) - cost(n - 1)).toBeGreaterThanOrEqual(FACET_COST);
+    const limited = createApp({ db, settings: { limits: { ...DEFAULT_LIMITS, cost: cost(4) } } });
+    expect((await graphql(limited, withFacets(4))).body.errors).toBeUndefined();
+    const refused = await graphql(limited, withFacets(5));
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_LIMIT_EXCEEDED', limit: 'cost' });
   });
 });

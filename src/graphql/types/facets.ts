@@ -10,6 +10,7 @@ import {
   type FacetColumns,
   type Facet as FacetValueOf,
   type FacetValue as FacetValueValue,
+  keptFacet,
   type Positions,
   PRICE_EDGES_CENTS,
   photographerFacet,
@@ -22,7 +23,7 @@ import { builder } from '../builder.js';
 import type { Context } from '../context.js';
 
 /** What a facet costs in the query cost: about a page of cards (one pass over up to every listed package). */
-const FACET_COST = 100;
+export const FACET_COST = 100;
 
 const FacetValue = builder.objectRef<FacetValueValue>('FacetValue').implement({
   description: 'One choice of a facet, with the number of packages it gives under the rest of the filter.',
@@ -79,11 +80,13 @@ async function facetOf(
 ): Promise<FacetValueOf> {
   const listing = await ctx.store.listing();
   const rest = withoutParts(filter, parts);
-  const [columns, positions] = await Promise.all([
-    ctx.store.facetColumns(listing),
-    isEmptyFilter(rest) ? null : ctx.store.matchingPositions(rest, listing),
-  ]);
-  return count(columns, positions, listing);
+  return keptFacet(listing.version, parts.join(','), rest, async () => {
+    const [columns, positions] = await Promise.all([
+      ctx.store.facetColumns(listing),
+      isEmptyFilter(rest) ? null : ctx.store.matchingPositions(rest, listing),
+    ]);
+    return count(columns, positions, listing);
+  });
 }
 
 const edges = PRICE_EDGES_CENTS.slice(1).map((cents) => (cents / 100).toFixed(2));
