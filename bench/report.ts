@@ -171,6 +171,15 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
         return { text, met: rows.some(meets) };
       },
     ),
+    check(
+      '24 cards with all five facets (filter ~90%): >= 50% of the req/s without facets',
+      ratioOf('graphql-facets-24', 'graphql-cards-24', 0.5),
+    ),
+    check('categories: >= 20x the floor req/s', ratioToFloor('graphql-categories', 20)),
+    check(
+      'Search as typed ("golden ho"): >= 50% of the req/s of the whole words ("golden hour")',
+      ratioOf('graphql-search-prefix', 'graphql-search', 0.5),
+    ),
     check('304 revalidation: at least as fast as the cached page', ratioOf('rest-304', 'rest-cached', 1)),
     // One-sided: the target guards against deep pages getting slower; a deep page measured faster is noise.
     check(

@@ -12,7 +12,8 @@
 //   BENCH_WARMUP        seconds of warm-up per scenario, not measured (default 3)
 //   BENCH_SCENARIOS     only these scenarios, comma-separated ids (floor, rest-first, rest-deep, graphql-full,
 //                       graphql-slim, graphql-filter-10, graphql-filter-90, graphql-price-sort, graphql-one,
-//                       rest-br, graphiql, and with the cache on: rest-cached, rest-cached-br, rest-304,
+//                       graphql-cards-24, graphql-facets-24, graphql-categories, graphql-search,
+//                       graphql-search-prefix, rest-br, graphiql, and with the cache on: rest-cached, rest-cached-br, rest-304,
 //                       graphql-cached, rest-redis); results.md is not written
 //   BENCH_REDIS_URL     Redis for the shared-cache scenario (default redis://127.0.0.1:6379; empty: skipped)
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";

@@ -17,6 +17,11 @@ export type ScenarioId =
   | 'graphql-filter-90'
   | 'graphql-price-sort'
   | 'graphql-one'
+  | 'graphql-cards-24'
+  | 'graphql-facets-24'
+  | 'graphql-categories'
+  | 'graphql-search'
+  | 'graphql-search-prefix'
   | 'graphiql'
   | 'rest-br'
   | 'rest-cached'
@@ -84,6 +89,50 @@ export const FILTER_90 = { categories: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] };
 export const cardsRequest = (filter: object, sort?: string) =>
   graphqlRequest(CARDS_QUERY, { filter, ...(sort ? { sort } : {}) }, 'Cards');
 
+/** A listing page's 24 cards, with the sidebar's five facets when `facets` (a storefront's listing page). */
+const sidebarQuery = (facets: boolean) => `query Sidebar($filter: PackageFilter) {
+  packages(limit: 24, seed: ${SEED}, filter: $filter) {
+    count results { id title urlSlug price landscapeImage }
+    ${
+      facets
+        ? `facets {
+      category { values { id label count input } }
+      price { min max values { label count input } }
+      instantBooking { values { id count input } }
+      featured { values { id count input } }
+      photographer { values { id label count input } }
+    }`
+        : ''
+    }
+  }
+}`;
+const sidebarRequest = (facets: boolean) => graphqlRequest(sidebarQuery(facets), { filter: FILTER_90 }, 'Sidebar');
+
+/** Storefront discovery: the sidebar with and without facets, the category list, a search and one as typed. */
+export const discoveryScenarios = (): Scenario[] => [
+  { id: 'graphql-cards-24', label: 'GraphQL 24 cards, filter matching ~90%', request: sidebarRequest(false) },
+  {
+    id: 'graphql-facets-24',
+    label: 'GraphQL 24 cards and all five facets, filter matching ~90%',
+    request: sidebarRequest(true),
+  },
+  {
+    id: 'graphql-categories',
+    label: 'GraphQL categories with counts',
+    request: graphqlRequest('{ categories { code name packageCount } }', {}),
+  },
+  {
+    id: 'graphql-search',
+    label: 'GraphQL cards, search "golden hour"',
+    request: cardsRequest({ search: 'golden hour' }),
+  },
+  {
+    id: 'graphql-search-prefix',
+    label: 'GraphQL cards, search as typed "golden ho"',
+    request: cardsRequest({ search: 'golden ho' }),
+  },
+];
+
 /** The floor's page: the same v2 page as `rest-first`, served by bench/floor.ts. */
 export const FLOOR_REQUEST = restPage(0);
 
@@ -118,6 +167,7 @@ export function scenarios(packageId: string): Scenario[] {
       label: 'GraphQL package by id, every field',
       request: graphqlRequest(ONE_PACKAGE_QUERY, { id: packageId }, 'OnePackage'),
     },
+    ...discoveryScenarios(),
     {
       id: 'rest-br',
       label: 'REST v2 first page, brotli (compressed per request)',
