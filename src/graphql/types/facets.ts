@@ -93,12 +93,13 @@ const edges = PRICE_EDGES_CENTS.slice(1).map((cents) => (cents / 100).toFixed(2)
 
 export const PackageFacets = builder.objectRef<{ filter: PackageFilter }>('PackageFacets').implement({
   description:
-    'Facet counts beside the filter, each disjunctive: it counts as if its own part of the filter were not set.',
+    'Facet counts beside the filter, each disjunctive: it counts as if its own part of the filter were not set. Each facet is counted only when selected and costs 100 in the query cost. Example: `packages(limit: 24, filter: { categories: [1] }) { facets { category { values { label count input } } } }` gives every category, Weddings (1) counted as chosen and the others as if they were: choosing "Weddings" still shows how many "Portraits" there are.',
   fields: (t) => ({
     category: t.field({
       type: Facet,
       complexity: FACET_COST,
-      description: 'Every category of the listing with its count (its input: {"categories":[code]}).',
+      description:
+        'Every category of the listing with its count, by code. Example value: { id: "1", label: "Weddings", count: 184, input: "{\\"categories\\":[1]}" }.',
       resolve: ({ filter }, _args, ctx) =>
         facetOf(ctx, filter, ['categories'], async (columns, positions, listing) => {
           const names = new Map((await ctx.store.categories(listing)).map((c) => [c.code, c.name]));
@@ -108,14 +109,15 @@ export const PackageFacets = builder.objectRef<{ filter: PackageFilter }>('Packa
     price: t.field({
       type: Facet,
       complexity: FACET_COST,
-      description: `Price ranges with edges at ${edges.join(', ')} (each up to a cent below the next), and the lowest and highest price.`,
+      description: `Price ranges with edges at ${edges.join(', ')} (each up to a cent below the next), and the lowest and highest price counted. Example value: { id: "100.00-249.99", label: "100.00 to 249.99", count: 310, input: "{\\"priceMin\\":\\"100.00\\",\\"priceMax\\":\\"249.99\\"}" }.`,
       resolve: ({ filter }, _args, ctx) =>
         facetOf(ctx, filter, ['priceMin', 'priceMax'], (columns, positions) => priceFacet(columns, positions)),
     }),
     instantBooking: t.field({
       type: Facet,
       complexity: FACET_COST,
-      description: 'Packages that can and cannot be booked at once.',
+      description:
+        'Packages that can and cannot be booked at once. Example values: { id: "true", label: "Yes", count: 812, input: "{\\"instantBooking\\":true}" } and the same for false.',
       resolve: ({ filter }, _args, ctx) =>
         facetOf(ctx, filter, ['instantBooking'], (columns, positions) =>
           booleanFacet('instantBooking', 'Instant booking', columns.instantBooking, positions),
@@ -124,7 +126,8 @@ export const PackageFacets = builder.objectRef<{ filter: PackageFilter }>('Packa
     featured: t.field({
       type: Facet,
       complexity: FACET_COST,
-      description: 'Featured and other packages.',
+      description:
+        'Featured and other packages. Example values: { id: "true", label: "Yes", count: 95, input: "{\\"featured\\":true}" } and the same for false.',
       resolve: ({ filter }, _args, ctx) =>
         facetOf(ctx, filter, ['featured'], (columns, positions) =>
           booleanFacet('featured', 'Featured', columns.featured, positions),
@@ -133,7 +136,7 @@ export const PackageFacets = builder.objectRef<{ filter: PackageFilter }>('Packa
     photographer: t.field({
       type: Facet,
       complexity: FACET_COST,
-      description: `The ${TOP_PHOTOGRAPHERS} photographers with the most packages, most first.`,
+      description: `The ${TOP_PHOTOGRAPHERS} photographers with the most packages, most first (ties by name, then id). Example value: { id: "3f2504e0-4f89-41d3-9a0c-0305e82c3301", label: "Lucas Carre", count: 4, input: "{\\"photographerId\\":\\"3f2504e0-4f89-41d3-9a0c-0305e82c3301\\"}" }.`,
       resolve: ({ filter }, _args, ctx) =>
         facetOf(ctx, filter, ['photographerId'], (columns, positions) => photographerFacet(columns, positions)),
     }),
