@@ -92,6 +92,24 @@ describe(`the response cache on ${engineName}`, () => {
     expect(await v2After.text()).not.toBe(v2Before);
   });
 
+  it('keeps facets as it keeps pages: a repeat is a hit, an import counts again at once', async () => {
+    const app = newApp();
+    const query = `{ packages(limit: 3, seed: 1, filter: { featured: false }) { facets { price { values { id count } } } } }`;
+    type PriceFacet = { data: { packages: { facets: { price: { values: { id: string; count: number }[] } } } } };
+    const countOf = async (response: Response, id: string) =>
+      ((await response.json()) as PriceFacet).data.packages.facets.price.values.find((v) => v.id === id)?.count;
+    const first = await post(app, query);
+    expect(first.headers.get('x-cache')).toBe('miss');
+    const over = await countOf(first, '2500.00-');
+    expect((await post(app, query)).headers.get('x-cache')).toBe('hit');
+    // One more package of 2,500 and over: the import bumps the version, the facet is counted again.
+    const index = records.findIndex((r) => !r.featured && Number(r.price) < 2500);
+    await changePrice(index, '9999.00');
+    const after = await post(app, query);
+    expect(after.headers.get('x-cache')).toBe('miss');
+    expect(await countOf(after, '2500.00-')).toBe((over ?? 0) + 1);
+  });
+
   it('shares answers between instances through Redis, and both see an import at once', async () => {
     const [a, b] = [newApp({ redisUrl: REDIS_URL }), newApp({ redisUrl: REDIS_URL })] as const;
     await new Promise((resolve) => setTimeout(resolve, 300)); // both connect to Redis (until then: memory only)
