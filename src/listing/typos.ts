@@ -96,7 +96,7 @@ const operand = (word: string) => `'${word}'`;
 /**
  * The search as a tsquery with its unknown words replaced by their closest ones, or undefined when no word could
  * be corrected (then the search stands as it is). Like the search itself: every word must appear, the last one
- * as a whole word or the start of one.
+ * (corrected or not) as a whole word or the start of one.
  */
 export function correctedSearch(search: string, vocabulary: Vocabulary): string | undefined {
   const words = search
@@ -108,13 +108,13 @@ export function correctedSearch(search: string, vocabulary: Vocabulary): string 
   );
   if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return undefined;
   let corrected = false;
+  // The last word, corrected or not, is also the start of a word: the search reads as if typed right.
+  const term = (word: string, i: number) => (i === words.length - 1 ? `${operand(word)}:*` : operand(word));
   const terms = words.map((word, i) => {
     const alternatives = unknown.includes(word) ? vocabulary.closest(word) : [];
-    if (alternatives.length > 0) {
-      corrected = true;
-      return `(${alternatives.map(operand).join(' | ')})`;
-    }
-    return i === words.length - 1 ? `${operand(word)}:*` : operand(word);
+    if (alternatives.length === 0) return term(word, i);
+    corrected = true;
+    return `(${alternatives.map((alternative) => term(alternative, i)).join(' | ')})`;
   });
   return corrected ? terms.join(' & ') : undefined;
 }
