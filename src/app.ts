@@ -36,6 +36,7 @@ import { requestLogPlugin } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
 import { lastSeenListing } from './listing/store.js';
+import { watchListingVersion } from './listing/version-watch.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
 import { tracingOn } from './tracing.js';
@@ -46,6 +47,7 @@ export type AppSettings = Pick<
   | 'limits'
   | 'introspection'
   | 'requestTimeoutMs'
+  | 'listingWatchMs'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'responseCacheBytes'
@@ -83,6 +85,8 @@ export function createApp({
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
   const metrics = createMetrics(db.statements, db.pool, redis, db.statuses);
+  // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it.
+  const listingWatch = watchListingVersion(db.read, settings.listingWatchMs, logger);
   const callerOf = callerIdentity(settings);
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
@@ -171,7 +175,12 @@ export function createApp({
       executionDeadline(settings.requestTimeoutMs),
       // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
       ...(tracingOn() ? [tracePhases()] : []),
-      { onDispose: () => redis?.close() },
+      {
+        onDispose: () => {
+          listingWatch.stop();
+          return redis?.close();
+        },
+      },
     ],
     // Unexpected errors reach clients as "Unexpected error." (yoga's masking) and the log in full.
     maskedErrors: true,

@@ -141,6 +141,7 @@ export const environment = z.object({
     .regex(/^[\x20-\x7e]{1,200}$/, 'must be a Cache-Control header value')
     .default('public, max-age=5, stale-while-revalidate=30'),
   REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
+  LISTING_WATCH_INTERVAL: seconds(0.05, 3600).default(1_000),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
   V2_API_KEYS: apiKeys(false).optional(),
@@ -227,6 +228,8 @@ export type Config = {
   /** Cache-Control of cacheable anonymous answers. */
   cacheControl: string;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
+  /** How often each instance reads the listing version to tell subscribers and purgers of a change. */
+  listingWatchMs: number;
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
   corsOrigins: string[];
@@ -311,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedPool: e.SEED_POOL,
     cacheControl: e.CACHE_CONTROL,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
+    listingWatchMs: e.LISTING_WATCH_INTERVAL,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

@@ -95,6 +95,12 @@ const VERSION = 'coalesce((SELECT version FROM listing_version WHERE id = 1), 0)
 export const LISTING_VERSION: SqlStatement = { name: 'listing_version', text: `SELECT ${VERSION} AS version` };
 const COUNT = '(SELECT coalesce(max(position) + 1, 0)::int FROM listing_entry)';
 
+/** The listing's version and size, read together (the version watch, src/listing/version-watch.ts). */
+export const LISTING_STATE: SqlStatement = {
+  name: 'listing_state_read',
+  text: `SELECT ${VERSION} AS version, ${COUNT} AS count`,
+};
+
 /** The columns the wrapping adds to every row (see `withListingColumns`). */
 export interface ListingColumns {
   __version: string;
