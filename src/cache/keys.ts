@@ -15,7 +15,7 @@ export function scopeOf(caller: Caller, path: string, v2KeysRequired: boolean): 
 }
 
 /** Anonymous answers may be kept by shared caches; answers for a key may not. */
-export const isAnonymous = (scope: string) => scope === 'anonymous' || scope === 'v2';
+export const isAnonymous = (scope: string) => scope === 'none' || scope === 'v2';
 
 /**
  * The request's draw from the pool of seeds, named in its key, where its answer may draw one: a v2 page without
