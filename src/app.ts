@@ -4,6 +4,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
 import { answerFingerprint } from './cache/fingerprint.js';
+import { startPurger } from './cache/purge.js';
 import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
@@ -48,6 +49,8 @@ export type AppSettings = Pick<
   | 'introspection'
   | 'requestTimeoutMs'
   | 'listingWatchMs'
+  | 'cdnMaxAgeSeconds'
+  | 'purgeUrls'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'responseCacheBytes'
@@ -87,6 +90,13 @@ export function createApp({
   const metrics = createMetrics(db.statements, db.pool, redis, db.statuses);
   // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it.
   const listingWatch = watchListingVersion(db.read, settings.listingWatchMs, logger);
+  const purger = startPurger({
+    urls: settings.purgeUrls,
+    watch: listingWatch,
+    redis,
+    registry: metrics.registry,
+    logger,
+  });
   const callerOf = callerIdentity(settings);
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
@@ -102,6 +112,7 @@ export function createApp({
             versionTimeoutMs: Math.min(1000, settings.requestTimeoutMs / 3),
             seedPool: settings.seedPool,
             fingerprint: answerFingerprint(settings),
+            cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
           }),
         ]
       : [];
@@ -177,6 +188,7 @@ export function createApp({
       ...(tracingOn() ? [tracePhases()] : []),
       {
         onDispose: () => {
+          purger.stop();
           listingWatch.stop();
           return redis?.close();
         },

@@ -28,6 +28,24 @@ const redisUrl = serviceUrl(
 
 const httpUrl = serviceUrl(['http:', 'https:'], 'must be an http:// or https:// URL, e.g. http://otel-collector:4318');
 
+/** Comma-separated http(s) URLs; empty for none. */
+const httpUrls = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? [] : value.split(',').map((url) => url.trim())))
+  .refine(
+    (urls) =>
+      urls.every((value) => {
+        try {
+          const url = new URL(value);
+          return ['http:', 'https:'].includes(url.protocol) && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      }),
+    'must be http:// or https:// URLs separated by commas, e.g. http://varnish:6081/.xkey-purge',
+  );
+
 const wholeNumber = (min: number, max: number) =>
   z
     .string()
@@ -142,6 +160,8 @@ export const environment = z.object({
     .default('public, max-age=5, stale-while-revalidate=30'),
   REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
   LISTING_WATCH_INTERVAL: seconds(0.05, 3600).default(1_000),
+  CDN_MAX_AGE: wholeNumber(0, 31_536_000).default(86_400),
+  PURGE_URLS: httpUrls.default([]),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
   V2_API_KEYS: apiKeys(false).optional(),
@@ -229,6 +249,10 @@ export type Config = {
   cacheControl: string;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   /** How often each instance reads the listing version to tell subscribers and purgers of a change. */
+  /** Surrogate-Control max-age of anonymous answers: how long a CDN keeps them unless purged. */
+  cdnMaxAgeSeconds: number;
+  /** Where a new listing version's purge of the previous one is POSTed (src/cache/purge.ts). */
+  purgeUrls: string[];
   listingWatchMs: number;
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
@@ -315,6 +339,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheControl: e.CACHE_CONTROL,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     listingWatchMs: e.LISTING_WATCH_INTERVAL,
+    cdnMaxAgeSeconds: e.CDN_MAX_AGE,
+    purgeUrls: e.PURGE_URLS,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

@@ -25,6 +25,7 @@ import { inSpan } from '../tracing.js';
 import type { Answer, AnswerStore } from './answers.js';
 import { describesBody, etagOf, noneMatches } from './conditional.js';
 import { isAnonymous, requestKey, scopeOf } from './keys.js';
+import { type Entities, surrogateHeaders, surrogateKeys } from './surrogate-keys.js';
 
 /**
  * Per request: whether its answer may be kept (resolvers and the error check clear it), and the listing version
@@ -34,6 +35,8 @@ import { isAnonymous, requestKey, scopeOf } from './keys.js';
 export interface CacheNote {
   cacheable: boolean;
   readVersion?: string | undefined;
+  /** The packages and photographers the answer holds: its surrogate keys (src/cache/surrogate-keys.ts). */
+  entities?: Entities;
 }
 
 const notes = new WeakMap<Request, CacheNote>();
@@ -73,10 +76,14 @@ export interface ResponseCacheOptions {
   seedPool: number;
   /** The build's and the answer-shaping settings' fingerprint (src/cache/fingerprint.ts), in every key. */
   fingerprint: string;
+  /** CDN_MAX_AGE: how long a CDN may keep an anonymous answer (Surrogate-Control), purged when the listing changes. */
+  cdnMaxAgeSeconds: number;
 }
 
 interface Pending {
   key: string;
+  /** Whether the answer is anyone's: only those go to a CDN, with their surrogate keys. */
+  shared: boolean;
   /** What the key was made of: the version read before the answer, and the request's part. */
   version: string;
   id: string;
@@ -144,7 +151,8 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
       if (version === null) return;
       const key = keyOf(version, id);
-      const pend = { key, version, id, cacheControl: isAnonymous(scope) ? options.cacheControl : 'private, no-cache' };
+      const shared = isAnonymous(scope);
+      const pend = { key, version, id, shared, cacheControl: shared ? options.cacheControl : 'private, no-cache' };
       pending.set(request, pend);
       const entry = await inSpan('cache lookup', {}, async (span) => {
         const found = await options.store.get(key);
@@ -188,10 +196,14 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
         const value = response.headers.get(name);
         if (value !== null) kept[name] = value;
       }
+      // Kept with the answer, so a hit tells a CDN the same.
+      if (pend.shared)
+        Object.assign(kept, surrogateHeaders(surrogateKeys(pend.version, note?.entities), options.cdnMaxAgeSeconds));
       const answer = { status: 200, headers: kept, body: new Uint8Array(await response.arrayBuffer()) };
       // A HEAD answer has no body to keep; the GET that follows fills the cache.
       const made = request.method === 'HEAD' ? answer : options.store.set(pend.key, answer);
       const headers = new fetchAPI.Headers(response.headers);
+      for (const [name, value] of Object.entries(kept)) headers.set(name, value);
       setResponse(await represent(request, pend, made, headers, 'miss', fetchAPI.Response));
     },
   };

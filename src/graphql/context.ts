@@ -2,6 +2,7 @@
 // between requests), and what the caller may see. `createContextFactory` makes it for yoga, for both doors.
 import type { Scope } from '../api-keys.js';
 import { type CacheNote, cacheNoteFor } from '../cache/response-cache.js';
+import { newEntities, notingEntities } from '../cache/surrogate-keys.js';
 import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import type { MatchSets } from '../listing/matches.js';
@@ -70,16 +71,20 @@ export function createContextFactory(options: ContextOptions) {
     let consistency: Consistency = 'versioned';
     /** The databases that failed this request: it is not sent to them again. */
     const failed = new Set<object>();
+    const cacheNote = cacheNoteFor(door.request);
     const reads = () => {
       const session = graphqlSession(read.session(deadline, consistency), options.logger);
-      const store = createStore(session, options.matchSets, options.lastSeen);
+      // What the answer holds, for its surrogate keys; a run started over notes afresh.
+      cacheNote.entities = newEntities();
+      const entities = cacheNote.entities;
+      const store = notingEntities(createStore(session, options.matchSets, options.lastSeen), () => entities);
       return { session, store, loaders: createLoaders(store), database: read.role };
     };
     const context: Context = {
       ...reads(),
       scopes: door.scopes ?? (credential.kind === 'key' ? credential.key.scopes : NO_SCOPES),
       withheld: new Set<string>(),
-      cacheNote: cacheNoteFor(door.request),
+      cacheNote,
       seedDraw: poolDraw(door.request, options.seedPool),
       // On `this`: Yoga copies this object's fields into the context resolvers see, which is what must change.
       readAgain(this: Context, { moved, lost }) {

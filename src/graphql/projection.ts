@@ -49,7 +49,8 @@ export function selectedPackageFields(
   }
   if (!isObjectType(type)) return null;
   const packageType: GraphQLObjectType = type;
-  const needed = new Set<string>(['id']);
+  // The id, and the photographer's: what the answer's surrogate keys name (src/cache/surrogate-keys.ts).
+  const needed = new Set<string>(['id', 'photographerId']);
   for (const group of collectSubfields(info.schema, info.fragments, info.variableValues, packageType, nodes).values()) {
     const name = group[0]?.name.value;
     if (name === undefined || name === '__typename') continue;

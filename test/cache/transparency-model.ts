@@ -180,6 +180,10 @@ const IGNORED = new Set([
   'etag',
   'cache-control',
   'x-cache',
+  // What a CDN is told (src/cache/surrogate-keys.ts): only the cache knows the version an answer was made from.
+  'surrogate-key',
+  'cache-tag',
+  'surrogate-control',
   'age',
   'content-length',
   'transfer-encoding',

@@ -81,11 +81,12 @@ const PHOTOGRAPHER_PROFILE = [
  * `returns`: what the statement returns whatever is asked (the package only keys or filters it).
  */
 const READERS: Record<string, { beside: string[] } | { returns: string[] }> = {
-  packagesAtPositions: { beside: ['listingPosition'] },
-  packagesByPosition: { beside: ['listingPosition'] },
-  listedPackages: { beside: [] },
-  listedPackageBySlug: { beside: [] },
-  packagesSorted: { beside: [] },
+  // Beside the fields asked for: the photographer's id, which the answer's surrogate keys name.
+  packagesAtPositions: { beside: ['listingPosition', 'photographerId'] },
+  packagesByPosition: { beside: ['listingPosition', 'photographerId'] },
+  listedPackages: { beside: ['photographerId'] },
+  listedPackageBySlug: { beside: ['photographerId'] },
+  packagesSorted: { beside: ['photographerId'] },
   matchingPositions: { returns: ['position'] },
   photographerPositions: { returns: ['photographerId', 'position'] },
   // The package table only in its WHERE (a photographer with a listed package): a photographer's profile.
@@ -312,8 +313,8 @@ describe(`the columns each statement reading packages returns, on ${engineName}`
     expect(run.errors).toBeUndefined();
     expect(run.reads.map((read) => [read.method, returnedNames(read.text)])).toEqual(
       expect.arrayContaining([
-        ['listedPackages', ['id', 'title']],
-        ['listedPackages', ['id', 'price', 'urlSlug']],
+        ['listedPackages', ['id', 'photographerId', 'title']],
+        ['listedPackages', ['id', 'photographerId', 'price', 'urlSlug']],
       ]),
     );
     expect(run.reads).toHaveLength(2);
