@@ -73,6 +73,8 @@ export interface ResponseCacheOptions {
   seedPool: number;
   /** The build's and the answer-shaping settings' fingerprint (src/cache/fingerprint.ts), in every key. */
   fingerprint: string;
+  /** The document a GET's `extensions` names by hash (persisted queries), for the key's guess at a seed draw. */
+  persistedDocument?: (extensions: string) => Promise<string | undefined>;
 }
 
 interface Pending {
@@ -138,7 +140,7 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const caller = options.callerOf(request, serverContext as ServerContext);
       const scope = scopeOf(caller, url.pathname, options.v2KeysRequired);
-      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool);
+      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool, options.persistedDocument);
       if (id === null) return;
       const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
