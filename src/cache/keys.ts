@@ -41,8 +41,8 @@ export async function requestKey(
   scope: string,
   publicBase: (request: Request) => string,
   seedPool: number,
-  /** The document a GET's `extensions` names by its hash, where it is known. */
-  persisted?: (extensions: string) => Promise<string | undefined>,
+  /** The document a request's `extensions` name by its hash, where it is known. */
+  persisted?: (extensions: unknown) => Promise<string | undefined>,
 ): Promise<string | null> {
   const accept = request.headers.get('accept');
   const read = request.method === 'GET' || request.method === 'HEAD';
@@ -62,13 +62,23 @@ export async function requestKey(
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
     // A hash alone names its document (a hash is only ever registered for the query it is the SHA-256 of), and
     // the guess reads the document it stands for.
-    const extensions = url.searchParams.get('extensions');
-    const document = extensions !== null && !url.searchParams.has('query') ? await persisted?.(extensions) : '';
+    const hashOnly = !url.searchParams.has('query') && persisted;
+    const document = hashOnly ? await persisted(parsed(url.searchParams.get('extensions'))) : '';
     return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search) + document)]);
   }
   if (request.method !== 'POST') return null;
   const body = await request.clone().text();
-  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body)]);
+  const hashOnly = persisted && body.includes('persistedQuery') && !body.includes('"query"');
+  const document = hashOnly ? await persisted((parsed(body) as { extensions?: unknown } | undefined)?.extensions) : '';
+  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body + document)]);
+}
+
+function parsed(json: string | null): unknown {
+  try {
+    return json === null ? undefined : JSON.parse(json);
+  } catch {
+    return undefined; // refused further on
+  }
 }
 
 function decodeURIComponentSafe(text: string): string {

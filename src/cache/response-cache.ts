@@ -73,8 +73,8 @@ export interface ResponseCacheOptions {
   seedPool: number;
   /** The build's and the answer-shaping settings' fingerprint (src/cache/fingerprint.ts), in every key. */
   fingerprint: string;
-  /** The document a GET's `extensions` names by hash (persisted queries), for the key's guess at a seed draw. */
-  persistedDocument?: (extensions: string) => Promise<string | undefined>;
+  /** The document a request's `extensions` name by hash (persisted queries), for the key's guess at a seed draw. */
+  persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
 }
 
 interface Pending {

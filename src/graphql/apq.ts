@@ -74,10 +74,10 @@ export function persistedDocuments(store: ApqStore | undefined, manifest: Readon
     manifest?.get(hash) ?? (await store?.get(hash));
   return {
     documentOf,
-    /** The document a GET's `extensions` parameter names by hash, if it is known (for the response cache). */
-    async documentFor(extensions: string): Promise<string | undefined> {
+    /** The document a request's `extensions` name by hash, if it is known (for the response cache). */
+    async documentFor(extensions: unknown): Promise<string | undefined> {
       try {
-        const hash = persistedHash(JSON.parse(extensions));
+        const hash = persistedHash(extensions);
         return hash ? await documentOf(hash) : undefined;
       } catch {
         return undefined; // malformed: the request is refused further on

@@ -197,6 +197,10 @@ describe(`automatic persisted queries on ${engineName}`, () => {
     expect(other.headers.get('etag')).not.toBe(etag);
     const otherData = ((await other.json()) as { data: object }).data;
     expect(Object.keys(otherData)).not.toEqual(Object.keys(body.data as object));
+
+    // By hash over POST too (kept without validators, as any POST).
+    expect((await byHash(app, sha256(two))).headers.get('x-cache')).toBe('miss');
+    expect((await byHash(app, sha256(two))).headers.get('x-cache')).toBe('hit');
   });
 
   it('shares registrations through Redis, and goes on from memory while Redis is away', async () => {
