@@ -3,11 +3,13 @@
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
-import { answerFingerprint } from './cache/fingerprint.js';
+import { answerFingerprint, apqOn } from './cache/fingerprint.js';
 import { startPurger } from './cache/purge.js';
 import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
+import { automaticPersistedQueries, persistedDocuments } from './graphql/apq.js';
+import { createApqStore } from './graphql/apq-store.js';
 import { type Context, createContextFactory } from './graphql/context.js';
 import { answerUnavailable } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
@@ -18,7 +20,7 @@ import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
-import { persistedOperations } from './graphql/persisted.js';
+import { persistedOperations, readManifest } from './graphql/persisted.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { readSessions } from './graphql/read-session.js';
 import { wellFormedParams } from './graphql/request-params.js';
@@ -53,6 +55,7 @@ export type AppSettings = Pick<
   | 'purgeUrls'
   | 'filterCacheBytes'
   | 'persistedOperations'
+  | 'apq'
   | 'responseCacheBytes'
   | 'seedPool'
   | 'cacheControl'
@@ -98,6 +101,21 @@ export function createApp({
     logger,
   });
   const callerOf = callerIdentity(settings);
+  const manifestFile = settings.persistedOperations.file;
+  const manifest = manifestFile ? readManifest(manifestFile) : undefined;
+  const apqStore = apqOn(settings) ? createApqStore({ ...settings.apq, redis }) : undefined;
+  const apq: Plugin[] = apqStore
+    ? [
+        automaticPersistedQueries({
+          store: apqStore,
+          manifest,
+          maxTokens: settings.limits.tokens,
+          registrationsPerMinute: settings.apq.registrationsPerMinute,
+          redis,
+          callerOf,
+        }),
+      ]
+    : [];
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
       ? [
@@ -113,6 +131,7 @@ export function createApp({
             seedPool: settings.seedPool,
             fingerprint: answerFingerprint(settings),
             cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
+            persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
           }),
         ]
       : [];
@@ -171,8 +190,11 @@ export function createApp({
 
       // -- Execution of GraphQL operations, for both doors --
       wellFormedParams(),
-      // Before the limits: a persisted operation's document is what they measure.
-      ...persistedOperations(settings.persistedOperations),
+      // Before the persisted operations: it turns a known hash (the manifest's or a registered one) into its
+      // document, which they then let through, and answers an unknown one PersistedQueryNotFound, the answer
+      // APQ clients register their query on. Both before the limits: a persisted document is what they measure.
+      ...apq,
+      ...persistedOperations(settings.persistedOperations, manifest),
       // Before graphql-jit: nothing over a limit is compiled or run.
       operationLimits(settings.limits),
       answerUnavailable(),

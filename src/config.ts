@@ -150,6 +150,10 @@ export const environment = z.object({
   GRAPHQL_INTROSPECTION: flag.default(true),
   PERSISTED_OPERATIONS: z.string().trim().min(1, 'must not be empty').optional(),
   PERSISTED_OPERATIONS_ONLY: flag.default(false),
+  APQ_MAX_QUERIES: wholeNumber(0, 10_000_000).default(10_000),
+  APQ_MAX_BYTES: wholeNumber(64 * 1024, 4 * 1024 ** 3).default(16 * 1024 * 1024),
+  APQ_REGISTRATIONS: wholeNumber(0, 1_000_000).default(100),
+  APQ_TTL: seconds(1, 30 * 86_400).default(86_400_000),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024).default(100 * 1024),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3).default(32 * 1024 * 1024),
   RESPONSE_CACHE_BYTES: wholeNumber(0, 16 * 1024 ** 3).default(64 * 1024 * 1024),
@@ -237,6 +241,11 @@ export type Config = {
   introspection: boolean;
   /** The persisted operations manifest, and whether only those run (src/graphql/persisted.ts). */
   persistedOperations: { file?: string; only: boolean };
+  /**
+   * Automatic persisted queries (src/graphql/apq.ts): documents kept in memory (0 turns APQ off) and their bytes,
+   * new documents a client may register per minute (0: no bound), and how long Redis keeps one.
+   */
+  apq: { maxQueries: number; maxBytes: number; registrationsPerMinute: number; ttlMs: number };
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
@@ -332,6 +341,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     introspection: e.GRAPHQL_INTROSPECTION,
     persistedOperations: { file: e.PERSISTED_OPERATIONS, only: e.PERSISTED_OPERATIONS_ONLY },
+    apq: {
+      maxQueries: e.APQ_MAX_QUERIES,
+      maxBytes: e.APQ_MAX_BYTES,
+      registrationsPerMinute: e.APQ_REGISTRATIONS,
+      ttlMs: e.APQ_TTL,
+    },
     maxBodyBytes: e.MAX_BODY_BYTES,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
     responseCacheBytes: e.RESPONSE_CACHE_BYTES,

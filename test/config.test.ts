@@ -112,6 +112,17 @@ describe('configuration', () => {
     );
   });
 
+  it('bounds automatic persisted queries by default, and reads their settings', () => {
+    expect(loadConfig({}).apq).toEqual({
+      maxQueries: 10_000,
+      maxBytes: 16 * 1024 * 1024,
+      registrationsPerMinute: 100,
+      ttlMs: 86_400_000,
+    });
+    const env = { APQ_MAX_QUERIES: '0', APQ_MAX_BYTES: '65536', APQ_REGISTRATIONS: '5', APQ_TTL: '90' };
+    expect(loadConfig(env).apq).toEqual({ maxQueries: 0, maxBytes: 65_536, registrationsPerMinute: 5, ttlMs: 90_000 });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
   });
@@ -134,6 +145,9 @@ describe('configuration', () => {
       'PUBLIC_URL="https://api.example.com/?a=1" must be an http(s) URL without query',
     ],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY="yes"'],
+    [{ APQ_REGISTRATIONS: 'many' }, 'APQ_REGISTRATIONS="many" must be a whole number from 0 to 1000000'],
+    [{ APQ_MAX_BYTES: '1000' }, 'APQ_MAX_BYTES="1000" must be a whole number from 65536'],
+    [{ APQ_TTL: '0' }, 'APQ_TTL="0" must be a number of seconds from 1 to 2592000'],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

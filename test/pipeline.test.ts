@@ -1,10 +1,14 @@
 // The order of the request pipeline (src/app.ts), held by what each constraint is for: each test fails when the
 // plugins it names are listed in the other order.
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AppSettings, createApp } from '../src/app.js';
 import { createListingTestDatabase, type TestDatabase } from './helpers/database.js';
 import { graphql, TEST_KEYS } from './helpers/graphql.js';
+import { tempDir } from './import/helpers.js';
 
 const ORIGIN = 'http://localhost';
 const V2 = `${ORIGIN}/v2/local-package-list/?limit=20&seed=5`;
@@ -48,6 +52,31 @@ describe('the request pipeline', () => {
     expect((await app.fetch(V2)).headers.get('x-cache')).toBe('miss');
     expect((await app.fetch(V2)).headers.get('x-cache')).toBe('hit');
     expect((await app.fetch(V2)).status).toBe(429);
+  });
+
+  it('runs a registered hash beside a manifest (automatic persisted queries before persisted operations)', async () => {
+    const dir = tempDir('pipeline-');
+    try {
+      const trusted = '{ packages(limit: 1, seed: 1) { count } }';
+      const registered = '{ packages(limit: 2, seed: 2) { count } }';
+      const hash = (text: string) => createHash('sha256').update(text).digest('hex');
+      const manifest = join(dir.path, 'manifest.json');
+      writeFileSync(manifest, JSON.stringify({ [hash(trusted)]: trusted }));
+      const app = appWith({ persistedOperations: { file: manifest, only: false } });
+      const send = (body: object) =>
+        app.fetch(`${ORIGIN}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const extensions = (text: string) => ({ persistedQuery: { version: 1, sha256Hash: hash(text) } });
+      expect((await send({ query: registered, extensions: extensions(registered) })).status).toBe(200);
+      // The persisted operations would answer a hash their manifest lacks as unknown.
+      expect((await send({ extensions: extensions(registered) })).status).toBe(200);
+      expect((await send({ extensions: extensions(trusted) })).status).toBe(200);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('answers on time once graphql-jit has compiled the document (jit before the deadline)', async () => {

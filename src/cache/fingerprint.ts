@@ -14,14 +14,19 @@ import type { Config } from '../config.js';
 
 /** The settings that shape answers (the rest shape headers added per request, or act before the cache). */
 // Not SEED_POOL: a key names the draw's index, and the seed at an index is the same in a pool of any size.
-export type AnswerSettings = Pick<Config, 'limits' | 'introspection' | 'persistedOperations'>;
+// APQ on or off, not its bounds: with it off, a hash the manifest lacks is refused rather than answered.
+export type AnswerSettings = Pick<Config, 'limits' | 'introspection' | 'persistedOperations' | 'apq'>;
+
+/** Automatic persisted queries run unless turned off (APQ_MAX_QUERIES=0) or under PERSISTED_OPERATIONS_ONLY. */
+export const apqOn = (settings: Pick<Config, 'persistedOperations' | 'apq'>): boolean =>
+  settings.apq.maxQueries > 0 && !settings.persistedOperations.only;
 
 /** The fingerprint of this build and of these settings, for cache keys. */
 export function answerFingerprint(settings: AnswerSettings): string {
   const { file, only } = settings.persistedOperations;
   // The manifest's content, not its path: the same operations under another path are the same answers.
   const manifest = file ? createHash('sha256').update(readFileSync(file)).digest('base64url') : null;
-  const shaping = [settings.limits, settings.introspection, only, manifest];
+  const shaping = [settings.limits, settings.introspection, only, manifest, apqOn(settings)];
   return createHash('sha256')
     .update(`${buildFingerprint()}\n${JSON.stringify(shaping)}`)
     .digest('base64url')

@@ -2,7 +2,8 @@
 // A v2 page: its query string, the Accept header (absent and empty are not the same: an empty one is refused
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
-// body, the Accept header and the caller's scopes. A v2 GET and HEAD share a key; other methods are never cached.
+// body, the Accept header and the caller's scopes (a persisted query's hash stands for its document). A v2 GET
+// and HEAD share a key; other methods are never cached.
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
@@ -40,6 +41,8 @@ export async function requestKey(
   scope: string,
   publicBase: (request: Request) => string,
   seedPool: number,
+  /** The document a request's `extensions` name by its hash, where it is known. */
+  persisted?: (extensions: unknown) => Promise<string | undefined>,
 ): Promise<string | null> {
   const accept = request.headers.get('accept');
   const read = request.method === 'GET' || request.method === 'HEAD';
@@ -57,11 +60,25 @@ export async function requestKey(
   if (request.method === 'GET') {
     // A query or a persisted operation's hash; neither: GraphiQL's page.
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
-    return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search))]);
+    // A hash alone names its document (a hash is only ever registered for the query it is the SHA-256 of), and
+    // the guess reads the document it stands for.
+    const hashOnly = !url.searchParams.has('query') && persisted;
+    const document = hashOnly ? await persisted(parsed(url.searchParams.get('extensions'))) : '';
+    return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search) + document)]);
   }
   if (request.method !== 'POST') return null;
   const body = await request.clone().text();
-  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body)]);
+  const hashOnly = persisted && body.includes('persistedQuery') && !body.includes('"query"');
+  const document = hashOnly ? await persisted((parsed(body) as { extensions?: unknown } | undefined)?.extensions) : '';
+  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body + document)]);
+}
+
+function parsed(json: string | null): unknown {
+  try {
+    return json === null ? undefined : JSON.parse(json);
+  } catch {
+    return undefined; // refused further on
+  }
 }
 
 function decodeURIComponentSafe(text: string): string {

@@ -78,6 +78,8 @@ export interface ResponseCacheOptions {
   fingerprint: string;
   /** CDN_MAX_AGE: how long a CDN may keep an anonymous answer (Surrogate-Control), purged when the listing changes. */
   cdnMaxAgeSeconds: number;
+  /** The document a request's `extensions` name by hash (persisted queries), for the key's guess at a seed draw. */
+  persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
 }
 
 interface Pending {
@@ -145,7 +147,7 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
       const caller = options.callerOf(request, serverContext as ServerContext);
       const scope = scopeOf(caller, url.pathname, options.v2KeysRequired);
-      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool);
+      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool, options.persistedDocument);
       if (id === null) return;
       const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
       // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.

@@ -33,9 +33,12 @@ export function readManifest(file: string): Map<string, string> {
   return manifest;
 }
 
-export function persistedOperations({ file, only }: PersistedOperationSettings): Plugin[] {
-  if (!file) return [];
-  const manifest = readManifest(file);
+/** `manifest`: the file as already read (the same one automatic persisted queries look hashes up in). */
+export function persistedOperations(
+  { file, only }: PersistedOperationSettings,
+  manifest = file ? readManifest(file) : undefined,
+): Plugin[] {
+  if (!manifest) return [];
   return [
     usePersistedOperations({
       getPersistedOperation: (hash) => manifest.get(hash.replace(/^sha256:/, '')) ?? null,

@@ -21,7 +21,7 @@ export interface RateLimitOptions {
 const LIMITED = new Set([GRAPHQL_PATH, LISTING_PATH]);
 
 /** The outcome of counting a request: allowed, or refused with how long until the next one is allowed. */
-type Count = { allowed: true } | { allowed: false; msBeforeNext: number };
+export type Count = { allowed: true } | { allowed: false; msBeforeNext: number };
 
 const counted = (consumed: Promise<RateLimiterRes>): Promise<Count> =>
   consumed.then(
@@ -32,8 +32,22 @@ const counted = (consumed: Promise<RateLimiterRes>): Promise<Count> =>
     },
   );
 
-function createCounter(options: RateLimitOptions): (key: string) => Promise<Count> {
-  const shape = { points: options.requests, duration: Math.ceil(options.windowMs / 1000), keyPrefix: 'listing-rl' };
+export interface CounterOptions {
+  /** Counts per window per key. */
+  requests: number;
+  windowMs: number;
+  redis: SharedRedis | undefined;
+  /** Names the budget: counters with different prefixes never share counts. */
+  keyPrefix: string;
+}
+
+/** Counts per key and window: in Redis when it answers (one budget for every instance), else in this process. */
+export function createCounter(options: CounterOptions): (key: string) => Promise<Count> {
+  const shape = {
+    points: options.requests,
+    duration: Math.ceil(options.windowMs / 1000),
+    keyPrefix: options.keyPrefix,
+  };
   const local = new RateLimiterMemory(shape);
   const { redis } = options;
   if (!redis) return (key) => counted(local.consume(key));
@@ -49,7 +63,7 @@ function createCounter(options: RateLimitOptions): (key: string) => Promise<Coun
 
 export function rateLimit(options: RateLimitOptions): Plugin {
   if (options.requests === 0) return {};
-  const count = createCounter(options);
+  const count = createCounter({ ...options, keyPrefix: 'listing-rl' });
   const window = `${options.windowMs / 1000} s`;
   return {
     async onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
