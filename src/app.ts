@@ -15,6 +15,7 @@ import { graphiqlPage } from './graphql/graphiql.js';
 import { introspectionOff } from './graphql/introspection.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
+import { listingFeed } from './graphql/listing-feed.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations } from './graphql/persisted.js';
@@ -28,8 +29,9 @@ import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
+import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
-import { createMetrics, metricsPlugin } from './http/metrics.js';
+import { countEventStreams, createMetrics, metricsPlugin } from './http/metrics.js';
 import { rateLimit } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
 import { requestLogPlugin } from './http/request-log.js';
@@ -48,6 +50,7 @@ export type AppSettings = Pick<
   | 'introspection'
   | 'requestTimeoutMs'
   | 'listingWatchMs'
+  | 'sseMaxConnections'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'responseCacheBytes'
@@ -71,6 +74,8 @@ export interface AppOptions {
   settings?: Partial<AppSettings>;
   /** Set by the server when it begins to stop (health then answers 503). */
   lifecycle?: { stopping: boolean };
+  /** The subscription streams (by default made from the settings): the server ends them when it stops. */
+  streams?: EventStreams;
 }
 
 export function createApp({
@@ -79,14 +84,17 @@ export function createApp({
   publicBase = (r) => new URL(r.url).origin,
   settings: overrides = {},
   lifecycle = { stopping: false },
+  streams: givenStreams,
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
+  const streams = givenStreams ?? createEventStreams({ max: settings.sseMaxConnections, logger });
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
   const metrics = createMetrics(db.statements, db.pool, redis, db.statuses);
   // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it.
   const listingWatch = watchListingVersion(db.read, settings.listingWatchMs, logger);
+  countEventStreams(metrics, streams);
   const callerOf = callerIdentity(settings);
   const cache: Plugin[] =
     settings.responseCacheBytes > 0
@@ -132,6 +140,7 @@ export function createApp({
       requestTimeoutMs: settings.requestTimeoutMs,
       seedPool: settings.seedPool,
       logger,
+      listingFeed: listingFeed(listingWatch),
     }),
     cors: false,
     // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
@@ -170,13 +179,19 @@ export function createApp({
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
       // outermost, answers the client on time while the execution winds down.
+      // A subscription is subscribed to, never executed: none of these three applies to it, so its stream
+      // holds no read session (nor a connection) and no deadline cuts it.
       ...jitForRepeatedDocuments(),
       readSessions(),
       executionDeadline(settings.requestTimeoutMs),
       // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
       ...(tracingOn() ? [tracePhases()] : []),
+      // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
+      // processors come before every plugin here; this one takes over the streams they would write.
+      streams.plugin,
       {
         onDispose: () => {
+          streams.closeAll();
           listingWatch.stop();
           return redis?.close();
         },

@@ -142,6 +142,7 @@ export const environment = z.object({
     .default('public, max-age=5, stale-while-revalidate=30'),
   REQUEST_TIMEOUT: seconds(0.1, 600).default(10_000),
   LISTING_WATCH_INTERVAL: seconds(0.05, 3600).default(1_000),
+  SSE_MAX_CONNECTIONS: wholeNumber(0, 100_000).default(1000),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
   V2_API_KEYS: apiKeys(false).optional(),
@@ -227,9 +228,11 @@ export type Config = {
   seedPool: number;
   /** Cache-Control of cacheable anonymous answers. */
   cacheControl: string;
-  /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   /** How often each instance reads the listing version to tell subscribers and purgers of a change. */
   listingWatchMs: number;
+  /** Subscription streams (Server-Sent Events) open at once on an instance, at most; 0: none. */
+  sseMaxConnections: number;
+  /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
   corsOrigins: string[];
@@ -315,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cacheControl: e.CACHE_CONTROL,
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     listingWatchMs: e.LISTING_WATCH_INTERVAL,
+    sseMaxConnections: e.SSE_MAX_CONNECTIONS,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

@@ -2,7 +2,8 @@
 // A v2 page: its query string, the Accept header (absent and empty are not the same: an empty one is refused
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
-// body, the Accept header and the caller's scopes. A v2 GET and HEAD share a key; other methods are never cached.
+// body, the Accept header and the caller's scopes. A v2 GET and HEAD share a key; other methods are never cached,
+// nor event streams (subscriptions, or anything asked for as text/event-stream).
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
@@ -31,6 +32,8 @@ function drawFor(request: Request, seedPool: number, draws: boolean): number | n
 }
 
 const ASKS_FOR_PACKAGES = /\bpackages(?:Connection)?\b/;
+/** A subscription is a stream, never an answer to keep: not even its version is read. */
+const SUBSCRIBES = /\bsubscription\b/;
 const NAMES_A_SEED = /\bseed\b\s*:|"seed"/;
 
 /** What identifies the answer (as JSON text), besides the version; null for requests that are not cached. */
@@ -51,16 +54,18 @@ export async function requestKey(
     if (!seeded && draw === null) return null;
     return JSON.stringify(['v2', url.search, accept, scope, publicBase(request), draw]);
   }
-  if (url.pathname !== GRAPHQL_PATH) return null;
+  if (url.pathname !== GRAPHQL_PATH || accept?.includes('text/event-stream')) return null;
   const drawn = (text: string) => drawFor(request, seedPool, ASKS_FOR_PACKAGES.test(text) && !NAMES_A_SEED.test(text));
   // GraphQL over GET only: HEAD is no GraphQL method (405), so a kept GET answer must not stand for it.
   if (request.method === 'GET') {
     // A query or a persisted operation's hash; neither: GraphiQL's page.
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
+    if (SUBSCRIBES.test(url.searchParams.get('query') ?? '')) return null;
     return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search))]);
   }
   if (request.method !== 'POST') return null;
   const body = await request.clone().text();
+  if (SUBSCRIBES.test(body)) return null;
   return JSON.stringify(['graphql-post', body, accept, scope, drawn(body)]);
 }
 
