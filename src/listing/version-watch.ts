@@ -45,6 +45,7 @@ export function watchListingVersion(
       logger.debug({ err: error }, 'version watch: the listing version could not be read; trying again');
       return;
     }
+    if (listeners.size === 0) return; // the last listener left while reading: the next one starts afresh
     const previous = last;
     last = state;
     if (!previous || previous.version === state.version) return;
