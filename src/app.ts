@@ -18,6 +18,7 @@ import { graphiqlPage } from './graphql/graphiql.js';
 import { introspectionOff } from './graphql/introspection.js';
 import { jitForRepeatedDocuments } from './graphql/jit.js';
 import { operationLimits } from './graphql/limits.js';
+import { listingFeed } from './graphql/listing-feed.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations, readManifest } from './graphql/persisted.js';
@@ -31,8 +32,9 @@ import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
+import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
-import { createMetrics, metricsPlugin } from './http/metrics.js';
+import { countEventStreams, createMetrics, metricsPlugin } from './http/metrics.js';
 import { rateLimit } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
 import { requestLogPlugin } from './http/request-log.js';
@@ -53,6 +55,7 @@ export type AppSettings = Pick<
   | 'listingWatchMs'
   | 'cdnMaxAgeSeconds'
   | 'purgeUrls'
+  | 'sseMaxConnections'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'apq'
@@ -77,6 +80,8 @@ export interface AppOptions {
   settings?: Partial<AppSettings>;
   /** Set by the server when it begins to stop (health then answers 503). */
   lifecycle?: { stopping: boolean };
+  /** The subscription streams (by default made from the settings): the server ends them when it stops. */
+  streams?: EventStreams;
 }
 
 export function createApp({
@@ -85,8 +90,10 @@ export function createApp({
   publicBase = (r) => new URL(r.url).origin,
   settings: overrides = {},
   lifecycle = { stopping: false },
+  streams: givenStreams,
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
+  const streams = givenStreams ?? createEventStreams({ max: settings.sseMaxConnections, logger });
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
@@ -100,6 +107,7 @@ export function createApp({
     registry: metrics.registry,
     logger,
   });
+  countEventStreams(metrics, streams);
   const callerOf = callerIdentity(settings);
   const manifestFile = settings.persistedOperations.file;
   const manifest = manifestFile ? readManifest(manifestFile) : undefined;
@@ -162,6 +170,7 @@ export function createApp({
       requestTimeoutMs: settings.requestTimeoutMs,
       seedPool: settings.seedPool,
       logger,
+      listingFeed: listingFeed(listingWatch),
     }),
     cors: false,
     // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
@@ -203,14 +212,20 @@ export function createApp({
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
       // outermost, answers the client on time while the execution winds down.
+      // A subscription is subscribed to, never executed: none of these three applies to it, so its stream
+      // holds no read session (nor a connection) and no deadline cuts it.
       ...jitForRepeatedDocuments(),
       readSessions(),
       executionDeadline(settings.requestTimeoutMs),
       // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
       ...(tracingOn() ? [tracePhases()] : []),
+      // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
+      // processors come before every plugin here; this one takes over the streams they would write.
+      streams.plugin,
       {
         onDispose: () => {
           purger.stop();
+          streams.closeAll();
           listingWatch.stop();
           return redis?.close();
         },

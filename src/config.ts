@@ -166,6 +166,7 @@ export const environment = z.object({
   LISTING_WATCH_INTERVAL: seconds(0.05, 3600).default(1_000),
   CDN_MAX_AGE: wholeNumber(0, 31_536_000).default(86_400),
   PURGE_URLS: httpUrls.default([]),
+  SSE_MAX_CONNECTIONS: wholeNumber(0, 100_000).default(1000),
   CORS_ORIGINS: origins.default(['*']),
   API_KEYS: apiKeys(true).optional(),
   V2_API_KEYS: apiKeys(false).optional(),
@@ -256,13 +257,15 @@ export type Config = {
   seedPool: number;
   /** Cache-Control of cacheable anonymous answers. */
   cacheControl: string;
-  /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   /** How often each instance reads the listing version to tell subscribers and purgers of a change. */
   /** Surrogate-Control max-age of anonymous answers: how long a CDN keeps them unless purged. */
   cdnMaxAgeSeconds: number;
   /** Where a new listing version's purge of the previous one is POSTed (src/cache/purge.ts). */
   purgeUrls: string[];
   listingWatchMs: number;
+  /** Subscription streams (Server-Sent Events) open at once on an instance, at most; 0: none. */
+  sseMaxConnections: number;
+  /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
   corsOrigins: string[];
@@ -356,6 +359,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listingWatchMs: e.LISTING_WATCH_INTERVAL,
     cdnMaxAgeSeconds: e.CDN_MAX_AGE,
     purgeUrls: e.PURGE_URLS,
+    sseMaxConnections: e.SSE_MAX_CONNECTIONS,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

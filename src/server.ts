@@ -1,11 +1,13 @@
 // The only place that listens. Starts the database (waiting for it, migrated, seeded where asked), serves the app,
 // and stops gracefully: on SIGTERM/SIGINT it stops accepting connections, finishes the requests in flight (up to
-// SHUTDOWN_TIMEOUT), and only then closes the database.
+// SHUTDOWN_TIMEOUT), and only then closes the database. Subscription streams, which would never finish on their
+// own, are ended first.
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
+import { createEventStreams } from './http/event-streams.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
 import { traceRequests } from './http/tracing.js';
 import { onStop, type StopReason } from './lifecycle.js';
@@ -20,7 +22,15 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const db = await prepareDatabase(config, log);
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
-  const app = createApp({ db, logger: log, publicBase: (request) => publicBase(request), settings: config, lifecycle });
+  const streams = createEventStreams({ max: config.sseMaxConnections, logger: log });
+  const app = createApp({
+    db,
+    logger: log,
+    publicBase: (request) => publicBase(request),
+    settings: config,
+    lifecycle,
+    streams,
+  });
   const edge = guardEdge(app, config);
   const server = createServer(stopTracing ? traceRequests(edge) : edge);
   // A client gets this long to send its headers, and its whole request; slower ones are cut off.
@@ -57,7 +67,12 @@ async function serve(config: Config, log: Logger): Promise<void> {
       process.exit(1);
     }
     lifecycle.stopping = true;
-    log.info({ reason, inFlight: drainer.inFlight() }, `${reason}: stopping; finishing the requests in flight`);
+    log.info(
+      { streams: streams.open(), reason, inFlight: drainer.inFlight() },
+      `${reason}: stopping; finishing the requests in flight`,
+    );
+    // Each stream gets `event: complete` and ends: its client subscribes again, to an instance that stays.
+    streams.closeAll();
     const outcome = await drainer.drain(config.shutdownTimeoutMs);
     if (outcome === 'forced') {
       log.warn(`requests still running after ${config.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT) were cut off`);

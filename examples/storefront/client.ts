@@ -1,7 +1,9 @@
 // A minimal typed client over fetch, and the storefront's queries run against a server:
 //   npx tsx examples/storefront/client.ts http://127.0.0.1:4000
+// With --watch, a page of cards that fetches itself again each time the listing changes (until Ctrl-C):
+//   npx tsx examples/storefront/client.ts http://127.0.0.1:4000 --watch
 import type { TypedDocumentString } from './generated/graphql.js';
-import { CardsPage, CardsWithSidebar, PackageBySlug, ScrollPackages } from './queries.js';
+import { CardsPage, CardsWithSidebar, ListingChanged, PackageBySlug, ScrollPackages } from './queries.js';
 
 export class GraphQLRequestError extends Error {
   constructor(readonly errors: { message: string; extensions?: { code?: string } }[]) {
@@ -43,6 +45,81 @@ export async function requestPersisted<Result, Variables>(
   const body = (await response.json()) as { data?: Result | null; errors?: GraphQLRequestError['errors'] };
   if (body.errors?.length) throw new GraphQLRequestError(body.errors);
   return body.data as Result;
+}
+
+/**
+ * Runs a typed subscription over Server-Sent Events (fetch and the response's stream: no library needed) and
+ * calls `onEvent` with each result's data. Resolves when the server ends the stream (`event: complete`, e.g. it
+ * is stopping: subscribe again) or `signal` aborts; throws on a refusal (503 past the server's bound, 429).
+ */
+export async function subscribe<Result, Variables>(
+  endpoint: string,
+  document: TypedDocumentString<Result, Variables>,
+  variables: Variables,
+  onEvent: (data: Result) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const query = new URLSearchParams({ query: document.toString(), variables: JSON.stringify(variables) });
+  const response = await fetch(`${endpoint}/graphql?${query}`, { headers: { accept: 'text/event-stream' }, signal });
+  if (!response.ok || !response.body) {
+    const body = (await response.json().catch(() => ({}))) as { errors?: GraphQLRequestError['errors'] };
+    throw new GraphQLRequestError(body.errors ?? [{ message: `HTTP ${response.status}` }]);
+  }
+  const decoder = new TextDecoder();
+  let buffered = '';
+  try {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true });
+      // Events end with a blank line; a line starting with ":" is the heartbeat, and says nothing.
+      for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+        const lines = buffered.slice(0, end).split('\n');
+        buffered = buffered.slice(end + 2);
+        const field = (name: string) =>
+          lines
+            .find((l) => l.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim();
+        if (field('event') === 'complete') return;
+        const data = field('data');
+        if (field('event') !== 'next' || !data) continue;
+        const result = JSON.parse(data) as { data?: Result | null; errors?: GraphQLRequestError['errors'] };
+        if (result.errors?.length) throw new GraphQLRequestError(result.errors);
+        onEvent(result.data as Result);
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) return;
+    throw error;
+  }
+}
+
+/** A page of cards kept fresh: shown once, then fetched again on each change, until `signal` aborts. */
+async function watchCards(endpoint: string, signal: AbortSignal) {
+  const show = async () => {
+    const { packages } = await request(endpoint, CardsPage, { limit: 5, seed: 1 });
+    console.log(`${packages.count} packages; the first: ${packages.results.map((c) => c.title).join(' | ')}`);
+  };
+  await show();
+  while (!signal.aborted) {
+    let wait = 1000;
+    await subscribe(
+      endpoint,
+      ListingChanged,
+      {},
+      ({ listingChanged }) => {
+        console.log(`listing changed at ${listingChanged.changedAt} (${listingChanged.count} packages): fetching`);
+        void show();
+      },
+      signal,
+    ).catch((error: Error) => {
+      console.log(`subscription refused (${error.message}); again in 5 s`);
+      wait = 5000;
+    });
+    // The server ended the stream (it is stopping) or refused it: subscribe again, to whichever instance
+    // answers, and fetch once, since a change may have come meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (!signal.aborted) await show();
+  }
 }
 
 async function main(endpoint: string) {
@@ -99,4 +176,11 @@ async function main(endpoint: string) {
   console.log(`\n"wedding": scrolled through ${seen} packages`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv[2] ?? 'http://127.0.0.1:4000');
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const endpoint = process.argv[2] ?? 'http://127.0.0.1:4000';
+  if (process.argv.includes('--watch')) {
+    const stop = new AbortController();
+    process.once('SIGINT', () => stop.abort());
+    await watchCards(endpoint, stop.signal);
+  } else await main(endpoint);
+}

@@ -60,3 +60,10 @@ export const CardsWithSidebar = graphql(`
     }
   }
 `);
+
+/** Told when the listing changes (an import committed): a page on screen fetches its cards again. */
+export const ListingChanged = graphql(`
+  subscription ListingChanged {
+    listingChanged { version count changedAt }
+  }
+`);

@@ -3,7 +3,8 @@
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
 // body, the Accept header and the caller's scopes (a persisted query's hash stands for its document). A v2 GET
-// and HEAD share a key; other methods are never cached.
+// and HEAD share a key; other methods are never cached, nor event streams (subscriptions, or anything asked for
+// as text/event-stream).
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
@@ -32,6 +33,8 @@ function drawFor(request: Request, seedPool: number, draws: boolean): number | n
 }
 
 const ASKS_FOR_PACKAGES = /\bpackages(?:Connection)?\b/;
+/** A subscription is a stream, never an answer to keep: not even its version is read. */
+const SUBSCRIBES = /\bsubscription\b/;
 const NAMES_A_SEED = /\bseed\b\s*:|"seed"/;
 
 /** What identifies the answer (as JSON text), besides the version; null for requests that are not cached. */
@@ -54,7 +57,7 @@ export async function requestKey(
     if (!seeded && draw === null) return null;
     return JSON.stringify(['v2', url.search, accept, scope, publicBase(request), draw]);
   }
-  if (url.pathname !== GRAPHQL_PATH) return null;
+  if (url.pathname !== GRAPHQL_PATH || accept?.includes('text/event-stream')) return null;
   const drawn = (text: string) => drawFor(request, seedPool, ASKS_FOR_PACKAGES.test(text) && !NAMES_A_SEED.test(text));
   // GraphQL over GET only: HEAD is no GraphQL method (405), so a kept GET answer must not stand for it.
   if (request.method === 'GET') {
@@ -62,12 +65,14 @@ export async function requestKey(
     if (!url.searchParams.has('query') && !url.searchParams.has('extensions')) return null;
     // A hash alone names its document (a hash is only ever registered for the query it is the SHA-256 of), and
     // the guess reads the document it stands for.
+    if (SUBSCRIBES.test(url.searchParams.get('query') ?? '')) return null;
     const hashOnly = !url.searchParams.has('query') && persisted;
     const document = hashOnly ? await persisted(parsed(url.searchParams.get('extensions'))) : '';
     return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search) + document)]);
   }
   if (request.method !== 'POST') return null;
   const body = await request.clone().text();
+  if (SUBSCRIBES.test(body)) return null;
   const hashOnly = persisted && body.includes('persistedQuery') && !body.includes('"query"');
   const document = hashOnly ? await persisted((parsed(body) as { extensions?: unknown } | undefined)?.extensions) : '';
   return JSON.stringify(['graphql-post', body, accept, scope, drawn(body + document)]);

@@ -189,6 +189,8 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       if (!pend || response.headers.get('x-cache') === 'hit') return;
       const note = notes.get(request);
       if (response.status !== 200 || note?.cacheable === false) return;
+      // An event stream (a subscription whose document the key did not see, e.g. persisted) is never read whole.
+      if (response.headers.get('content-type')?.startsWith('text/event-stream')) return;
       // Kept, and named by its ETag, under the version it was made from, whichever the key was made with.
       const read = note?.readVersion;
       if (read !== undefined && read !== pend.version) pend = { ...pend, key: keyOf(read, pend.id), version: read };

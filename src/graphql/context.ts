@@ -10,6 +10,7 @@ import { type PoolDraw, poolDraw } from '../listing/seed-pool.js';
 import { createStore, type LastSeen, type Store } from '../listing/store.js';
 import type { Logger } from '../logger.js';
 import { graphqlSession } from './database-errors.js';
+import type { ListingFeed } from './listing-feed.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 export interface Context {
@@ -33,6 +34,8 @@ export interface Context {
    * False when no database is left to try.
    */
   readAgain(why: { moved: boolean; lost: boolean }): boolean;
+  /** The instance's listing changes, for `listingChanged` subscribers. */
+  listingFeed: ListingFeed;
 }
 
 /** What a door passes when it runs an operation itself: the v2 door's legacy records carry every field. */
@@ -56,6 +59,7 @@ export interface ContextOptions {
   /** SEED_POOL: how many seeds a request without one draws from (0: none, a seed of its own). */
   seedPool: number;
   logger: Logger;
+  listingFeed: ListingFeed;
 }
 
 const NO_SCOPES: ReadonlySet<Scope> = new Set();
@@ -86,6 +90,7 @@ export function createContextFactory(options: ContextOptions) {
       withheld: new Set<string>(),
       cacheNote,
       seedDraw: poolDraw(door.request, options.seedPool),
+      listingFeed: options.listingFeed,
       // On `this`: Yoga copies this object's fields into the context resolvers see, which is what must change.
       readAgain(this: Context, { moved, lost }) {
         if (moved) consistency = 'transaction';

@@ -81,7 +81,10 @@ function armorRule(limit: 'aliases' | 'directives', max: number): ValidationRule
   } as Parameters<typeof make>[0]) as ValidationRule;
 }
 
-/** Mutations and subscriptions: this API reads only. graphql-js would fail them at execution, as a 500. */
+/**
+ * Mutations: this API reads only (its one subscription tells of changes). graphql-js would fail them at
+ * execution, as a 500.
+ */
 const queriesOnly: ValidationRule = (context) => ({
   OperationDefinition(node) {
     if (context.getSchema().getRootType(node.operation)) return;
@@ -121,6 +124,22 @@ export function measureOperation(
   }
 }
 
+/** The first of depth, fields and cost the operation goes over, as its refusal; null when within them all. */
+function overLimit(
+  args: Parameters<typeof measureOperation>[0] & {
+    operationName?: string | null | undefined;
+    variableValues?: Record<string, unknown> | null | undefined;
+  },
+  limits: OperationLimits,
+): GraphQLError | null {
+  const measured = measureOperation(args, args.operationName, args.variableValues);
+  if (!measured) return null;
+  for (const limit of ['depth', 'fields', 'cost'] as const) {
+    if (measured[limit] > limits[limit]) return limitExceeded(limit, limits[limit], measured[limit]);
+  }
+  return null;
+}
+
 export function operationLimits(limits: OperationLimits): Plugin {
   const rules = [queriesOnly, armorRule('aliases', limits.aliases), armorRule('directives', limits.directives)];
   return {
@@ -147,14 +166,13 @@ export function operationLimits(limits: OperationLimits): Plugin {
       setResult({ ...result, errors: result.errors.map(asClientError) });
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const measured = measureOperation(args, args.operationName, args.variableValues);
-      if (!measured) return;
-      for (const limit of ['depth', 'fields', 'cost'] as const) {
-        if (measured[limit] > limits[limit]) {
-          setResultAndStopExecution({ errors: [limitExceeded(limit, limits[limit], measured[limit])] });
-          return;
-        }
-      }
+      const over = overLimit(args, limits);
+      if (over) setResultAndStopExecution({ errors: [over] });
+    },
+    // A subscription is priced as a query is, before it starts.
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const over = overLimit(args, limits);
+      if (over) setResultAndStopExecution({ errors: [over] });
     },
   };
 }

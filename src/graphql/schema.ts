@@ -8,6 +8,7 @@ import { builder } from './builder.js';
 import './types/query.js';
 import './types/categories.js';
 import './types/node.js';
+import './types/subscription.js';
 import { guardEntities } from './types/entities.js';
 
 export const schema = builder.toSubGraphSchema({

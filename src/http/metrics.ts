@@ -130,6 +130,18 @@ export function createMetrics(
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
+/** The subscription streams open now, as a gauge (src/http/event-streams.ts). */
+export function countEventStreams(metrics: Metrics, streams: { open(): number }): void {
+  new Gauge({
+    name: 'graphql_event_streams',
+    help: 'Subscription streams (Server-Sent Events) open now.',
+    registers: [metrics.registry],
+    collect() {
+      this.set(streams.open());
+    },
+  });
+}
+
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** Routes as labels: known paths by name, everything else as "other", so label values stay few. */

@@ -1,4 +1,4 @@
-// The version watch: reads the listing's version (and size) every LISTING_WATCH_INTERVAL, once something listens,
+// The version watch: reads the listing's version (and size) every LISTING_WATCH_INTERVAL, while something listens,
 // and tells its listeners when it changes, as this instance first sees it. Every instance watches on its own, so a fleet needs no broker:
 // what one instance's import commits, each sees within an interval. The first read only learns the version; a
 // change is a version other than the last one read. A failed read (the database away) is skipped quietly: the
@@ -45,6 +45,7 @@ export function watchListingVersion(
       logger.debug({ err: error }, 'version watch: the listing version could not be read; trying again');
       return;
     }
+    if (listeners.size === 0) return; // the last listener left while reading: the next one starts afresh
     const previous = last;
     last = state;
     if (!previous || previous.version === state.version) return;
@@ -76,7 +77,14 @@ export function watchListingVersion(
         timer.unref();
         void check();
       }
-      return () => listeners.delete(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size > 0) return;
+        // Nobody listens any more: no reads, and the next listener starts afresh (no change told from before it).
+        clearInterval(timer);
+        timer = undefined;
+        last = undefined;
+      };
     },
     current: () => last,
     check,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type AppSettings, createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
 import { guardEdge } from '../../src/http/edge.js';
+import type { EventStreams } from '../../src/http/event-streams.js';
 import { listeningBase, publicBaseFor } from '../../src/http/public-base.js';
 
 export interface ServedApp {
@@ -12,9 +13,14 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-export async function serveApp(db: Database, settings: Partial<AppSettings>, publicUrl?: string): Promise<ServedApp> {
+export async function serveApp(
+  db: Database,
+  settings: Partial<AppSettings>,
+  publicUrl?: string,
+  streams?: EventStreams,
+): Promise<ServedApp> {
   let base = (_request: Request) => '';
-  const app = createApp({ db, settings, publicBase: (request) => base(request) });
+  const app = createApp({ db, settings, publicBase: (request) => base(request), ...(streams && { streams }) });
   const trustProxy = settings.trustProxy ?? false;
   const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

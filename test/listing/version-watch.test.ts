@@ -39,6 +39,33 @@ describe(`the version watch on ${engineName}`, () => {
     watch.stop();
   });
 
+  it('reads only while something listens, and starts afresh with the next listener', async () => {
+    let reads = 0;
+    const read = {
+      single: (async (statement, params) => {
+        reads++;
+        return db.read.single(statement, params);
+      }) as typeof db.read.single,
+    };
+    const watch = watchListingVersion(read, 20, quiet);
+    const changes: ListingChange[] = [];
+    const stop = watch.subscribe((change) => changes.push(change));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(reads).toBeGreaterThan(2);
+    stop();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // a read in flight finishes
+    const after = reads;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(reads).toBe(after);
+    expect(watch.current()).toBeUndefined();
+    // A change made while nobody listened is not told to the next listener: it starts from what it reads.
+    await importSource(db, memorySource([{ ...structuredClone(records[2] as V2Package), price: '99.00' }]));
+    watch.subscribe((change) => changes.push(change));
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(changes).toEqual([]);
+    watch.stop();
+  });
+
   it('skips a read that fails and tells the change once it is seen', async () => {
     let failing = false;
     const read = {
