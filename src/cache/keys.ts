@@ -3,8 +3,7 @@
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
 // body, the Accept header and the caller's scopes (a persisted query's hash stands for its document). A v2 GET
-// and HEAD share a key; other methods are never cached, nor event streams (subscriptions, or anything asked for
-// as text/event-stream).
+// and HEAD share a key; other methods are never cached, nor subscriptions (and no answer that is an event stream).
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
@@ -57,7 +56,9 @@ export async function requestKey(
     if (!seeded && draw === null) return null;
     return JSON.stringify(['v2', url.search, accept, scope, publicBase(request), draw]);
   }
-  if (url.pathname !== GRAPHQL_PATH || accept?.includes('text/event-stream')) return null;
+  // An Accept that admits text/event-stream among others (urql's does) still gets JSON for a query: it is kept
+  // like any other; an answer that is a stream is never kept (response-cache.ts looks at its type).
+  if (url.pathname !== GRAPHQL_PATH) return null;
   const drawn = (text: string) => drawFor(request, seedPool, ASKS_FOR_PACKAGES.test(text) && !NAMES_A_SEED.test(text));
   // GraphQL over GET only: HEAD is no GraphQL method (405), so a kept GET answer must not stand for it.
   if (request.method === 'GET') {
