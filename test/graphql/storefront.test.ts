@@ -363,11 +363,12 @@ describe('statements per page', () => {
     // The page alone: it brings the listing's version, which says the kept positions still hold.
     expect(second.statements).toHaveLength(1);
     expect(second.result.body).toEqual(first.result.body);
-    // Only the columns asked for: no HTML description, no policies.
+    // Only the columns asked for, and the photographer's id its surrogate keys name: no HTML, no policies.
     const page = second.statements[0] as string;
     expect(page).toContain('"title"');
     expect(page).toContain('"price"');
-    for (const column of ['description', 'whats_included', 'cancellation_policy', 'photographer_id']) {
+    expect(page).toContain('"photographer_id"');
+    for (const column of ['description', 'whats_included', 'cancellation_policy']) {
       expect(page).not.toContain(`"${column}"`);
     }
   });
