@@ -3,19 +3,22 @@
 import { z } from 'zod';
 import { type ApiKey, parseApiKeys } from './api-keys.js';
 
+/** Whether `value` is a URL of one of these schemes, with a host. */
+function isServiceUrl(value: string, protocols: string[]): boolean {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** A URL of one of these schemes, with a host. */
 const serviceUrl = (protocols: string[], message: string) =>
   z
     .string()
     .trim()
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return protocols.includes(url.protocol) && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    }, message);
+    .refine((value) => isServiceUrl(value, protocols), message);
 
 const postgresUrl = serviceUrl(
   ['postgres:', 'postgresql:'],
@@ -34,15 +37,7 @@ const httpUrls = z
   .trim()
   .transform((value) => (value === '' ? [] : value.split(',').map((url) => url.trim())))
   .refine(
-    (urls) =>
-      urls.every((value) => {
-        try {
-          const url = new URL(value);
-          return ['http:', 'https:'].includes(url.protocol) && url.hostname !== '';
-        } catch {
-          return false;
-        }
-      }),
+    (urls) => urls.every((url) => isServiceUrl(url, ['http:', 'https:'])),
     'must be http:// or https:// URLs separated by commas, e.g. http://varnish:6081/.xkey-purge',
   );
 
