@@ -28,7 +28,8 @@ function listening(port: number): Promise<boolean> {
   });
 }
 
-async function started(child: ChildProcess, port: number, what: string, output: () => string): Promise<Process> {
+/** The process once it listens on `port`, with a stop that sends SIGTERM (SIGKILL after 5 s). */
+export async function started(child: ChildProcess, port: number, what: string, output: () => string): Promise<Process> {
   for (let i = 0; i < 100 && !(await listening(port)); i++) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -48,7 +49,8 @@ async function started(child: ChildProcess, port: number, what: string, output: 
   };
 }
 
-function spawnCollecting(command: string, args: string[], env: Record<string, string> = {}) {
+/** `command` started with its stdout and stderr collected. */
+export function spawnCollecting(command: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));

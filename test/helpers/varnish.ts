@@ -1,10 +1,10 @@
 // Varnish 7 with the xkey module (Debian: varnish, varnish-modules) running deploy/varnish/default.vcl in front of
 // two gateway addresses, in a private working directory; stopped by PID.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnCollecting, started } from './fleet.js';
 import { freePort } from './processes.js';
 
 export const VARNISHD = '/usr/sbin/varnishd';
@@ -29,35 +29,23 @@ export async function startVarnish(gatewayPorts: [number, number], port?: number
     .replace(/(backend gateway_2 \{[^}]*\.port = ")\d+/, `$1${gatewayPorts[1]}`);
   writeFileSync(join(work, 'default.vcl'), vcl);
   const listen = port ?? (await freePort());
-  const child = spawn(
-    VARNISHD,
-    ['-F', '-n', join(work, 'state'), '-a', `127.0.0.1:${listen}`, '-f', join(work, 'default.vcl'), '-s', 'malloc,64m'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stdout?.on('data', (chunk) => (output += chunk));
-  child.stderr?.on('data', (chunk) => (output += chunk));
-  const url = `http://127.0.0.1:${listen}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`varnishd exited with ${child.exitCode}: ${output}`);
-    const answered = await fetch(`${url}/.xkey-purge`, { method: 'POST', headers: { 'xkey-purge': 'none' } })
-      .then((response) => response.ok)
-      .catch(() => false);
-    if (answered) break;
-    if (i > 100) throw new Error(`varnishd did not answer within 10 s: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const { child, output } = spawnCollecting(VARNISHD, [
+    '-F',
+    '-n',
+    join(work, 'state'),
+    '-a',
+    `127.0.0.1:${listen}`,
+    '-f',
+    join(work, 'default.vcl'),
+    '-s',
+    'malloc,64m',
+  ]);
+  const process = await started(child, listen, 'varnishd', output);
   return {
-    url,
-    output: () => output,
+    url: `http://127.0.0.1:${listen}`,
+    output,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        await exited;
-        clearTimeout(timer);
-      }
+      await process.stop();
       rmSync(work, { recursive: true, force: true });
     },
   };
