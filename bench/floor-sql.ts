@@ -48,7 +48,8 @@ const PHOTOGRAPHER = `(SELECT json_build_object(
   FROM photographer ph WHERE ph.id = p.photographer_id)`;
 
 // Keys in the spec's order (src/rest/record.ts). Decimals as text keep their column's scale ("1500.00").
-const PACKAGE = `SELECT p.id AS identifier, ${PHOTOGRAPHER} AS photographer,
+// Exported for ../shared/anchors/physical-limit, which keeps each record's text made by this very SELECT.
+export const PACKAGE = `SELECT p.id AS identifier, ${PHOTOGRAPHER} AS photographer,
     p.active_website, p.title, p.portrait_image, p.landscape_image, p.category, p.category_name,
     coalesce((SELECT json_agg(json_build_object('identifier', t.id, 'tag', t.tag, 'priority', t.priority)
                 ORDER BY ppt.position)
