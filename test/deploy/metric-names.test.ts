@@ -12,15 +12,8 @@ import { graphql } from '../helpers/graphql.js';
 import { dashboardQueries, exposedName, metricNames, recorded, rules } from '../helpers/prometheus.js';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const POSTGRES_ONLY = [
-  'db_pool_connections',
-  'db_pool_idle_connections',
-  'db_pool_waiting_requests',
-  'db_up',
-  'db_serving',
-  'db_replica_lag_seconds',
-  'db_routed_requests_total',
-];
+const REPLICAS_ONLY = ['db_up', 'db_serving', 'db_replica_lag_seconds', 'db_routed_requests_total'];
+const POSTGRES_ONLY = ['db_pool_connections', 'db_pool_idle_connections', 'db_pool_waiting_requests', ...REPLICAS_ONLY];
 
 let db: TestDatabase;
 let app: App;
@@ -69,6 +62,13 @@ describe(`the metrics the rules and the dashboard query, on ${engineName}`, () =
     );
     if (onPostgres) expect(missing.map((name) => `${name} (${where.get(name)})`)).toEqual([]);
     else expect(missing.sort()).toEqual(POSTGRES_ONLY.filter((name) => where.has(name)).sort());
+  });
+
+  it.runIf(onPostgres)("registers the replicas' gauges without replicas, with no samples until there are", () => {
+    for (const name of REPLICAS_ONLY) {
+      expect(text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
+      expect(text).not.toMatch(new RegExp(`^${name}[ {]`, 'm'));
+    }
   });
 
   it('have the series the SLO rules select: the 0.5 s bucket, and the routes the rules leave out', () => {
