@@ -153,9 +153,7 @@ export const environment = z.object({
     .describe("seconds a replica's listing may be behind the primary's before requests stop reading from it"),
   DATA_DIR: text('a directory path, or `memory://`')
     .prefault('./data')
-    .describe(
-      'directory of the embedded database (ignored with `DATABASE_URL`); `memory://` keeps it in memory only. One data directory serves one running instance at a time; a second one is refused',
-    ),
+    .describe('directory of the embedded database (ignored with `DATABASE_URL`); `memory://` keeps it in memory only'),
   SEED_PACKAGES: wholeNumber(0, 1_000_000)
     .meta({ default: '`2000` embedded, `0` on PostgreSQL' })
     .optional()
