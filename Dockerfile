@@ -25,6 +25,6 @@ EXPOSE 4000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s \
   CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 STOPSIGNAL SIGTERM
-# --max-semi-space-size=4: as `npm start` (README "Memory"): a smaller young generation holds the peak RSS
+# --max-semi-space-size=4: as `npm start` (docs/operations.md, "Memory"): a smaller young generation holds the peak RSS
 # under load near 250 MB for about the same CPU.
 CMD ["node", "--max-semi-space-size=4", "dist/server.js"]

@@ -51,7 +51,7 @@ const config: CodegenConfig = {
         scalars: { Decimal: 'string', DateTime: 'string', JSON: 'unknown' },
       },
     },
-    // The storefront example's typed client: documents as strings, for a plain fetch (README: "Typed clients").
+    // The storefront example's typed client: documents as strings, for a plain fetch (docs/graphql.md, "Typed clients").
     'examples/storefront/generated/': {
       // Not relay/: those are Relay's documents, compiled by relay-compiler (its directives are its own).
       documents: ['examples/storefront/**/*.ts', '!examples/storefront/generated/**', '!examples/storefront/relay/**'],

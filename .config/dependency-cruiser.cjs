@@ -3,7 +3,7 @@
 const LAYERS = [
   // the foundation: the v2 contract, configuration, logging, tracing, messages, process lifecycle, API keys, the
   // build's fingerprint
-  '^src/(v2/|types/|config\\.ts|logger\\.ts|tracing\\.ts|messages\\.ts|lifecycle\\.ts|progress\\.ts|api-keys\\.ts|build-fingerprint\\.ts)',
+  '^src/(v2/|types/|config\\.ts|environment\\.ts|config-docs\\.ts|logger\\.ts|tracing\\.ts|messages\\.ts|lifecycle\\.ts|progress\\.ts|api-keys\\.ts|build-fingerprint\\.ts)',
   // storage: the database clients, the read path, migrations, bulk writes
   '^src/db/',
   // what is done with the data: the listing's reads, imports of legacy dumps, the demo data

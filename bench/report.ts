@@ -244,7 +244,7 @@ export function runSection(info: RunInfo, runs: EngineRun[]): string {
 
 const HEADER = `# Benchmark results
 
-Written by \`npm run bench\` (bench/run.ts; see "Benchmarks" in the README): the newest run first, earlier runs below
+Written by \`npm run bench\` (bench/run.ts; see docs/benchmarks.md): the newest run first, earlier runs below
 it. Absolute numbers drift on shared machines; compare the ratios to the floor, which is measured in the same run.
 `;
 const KEEP_RUNS = 10;

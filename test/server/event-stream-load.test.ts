@@ -1,7 +1,7 @@
 // 2,000 `listingChanged` streams held open on one server process over loopback: its memory (VmRSS) stays under
 // 300 MB on PostgreSQL, pages are still served meanwhile, one more stream is refused, and SIGTERM with them open
 // ends them all and exits 0 at once. On the embedded database, whose WebAssembly memory alone holds the process
-// near 260 MB from its start (README, "Memory"), the streams' own share is bounded instead: under 100 MB.
+// near 260 MB from its start (docs/operations.md, "Memory"), the streams' own share is bounded instead: under 100 MB.
 // Bounded: a few seconds of connecting, then it stops by itself.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe(`${STREAMS} open streams on one instance (${engineName})`, () => {
       SSE_MAX_CONNECTIONS: String(STREAMS),
       RATE_LIMIT: '0',
       SHUTDOWN_TIMEOUT: '20',
-      // As `npm start` and the image run it (README, "Memory").
+      // As `npm start` and the image run it (docs/operations.md, "Memory").
       NODE_OPTIONS: '--max-semi-space-size=4',
     });
   });

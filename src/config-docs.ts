@@ -1,0 +1,78 @@
+// docs/configuration.md, rendered from the environment's schema (src/environment.ts): every variable's name,
+// default, accepted values and meaning. `npm run docs:config` writes it; test/docs/configuration.test.ts fails
+// when the committed file is not what this renders.
+import type { z } from 'zod';
+import { environment } from './environment.js';
+
+/** Where the rendering is committed, from the repository's root. */
+export const CONFIGURATION_DOC = 'docs/configuration.md';
+
+interface Entry {
+  name: string;
+  default: string;
+  accepts: string;
+  does: string;
+}
+
+/** One variable's facts, gathered down its wrappers (default, optional) to the helper that parses it. */
+function entryOf(name: string, schema: z.ZodType): Entry {
+  const meta: Record<string, unknown> = {};
+  let defaultValue: unknown;
+  let optional = false;
+  let options: readonly string[] | undefined;
+  for (let node: z.ZodType | undefined = schema; node; ) {
+    const def = node.def as { type: string; defaultValue?: unknown; innerType?: z.ZodType; entries?: object };
+    for (const [key, value] of Object.entries(node.meta() ?? {})) if (!(key in meta)) meta[key] = value;
+    if ((def.type === 'default' || def.type === 'prefault') && defaultValue === undefined) {
+      defaultValue = def.defaultValue;
+    }
+    if (def.type === 'optional') optional = true;
+    if (def.type === 'enum' && def.entries) options = Object.keys(def.entries);
+    node = def.innerType;
+  }
+  const code = (value: string) => (value === '' ? 'none' : `\`${value}\``);
+  const accepts = typeof meta.accepts === 'string' ? meta.accepts : options ? options.map(code).join(', ') : 'text';
+  const fallback = optional ? 'unset' : 'none';
+  return {
+    name,
+    default:
+      typeof meta.default === 'string'
+        ? meta.default
+        : defaultValue === undefined
+          ? fallback
+          : code(String(defaultValue)),
+    accepts,
+    does: typeof meta.description === 'string' ? meta.description : '',
+  };
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** Every variable of the schema, in its order. */
+export function configurationEntries(): Entry[] {
+  return Object.entries(environment.shape).map(([name, schema]) => entryOf(name, schema as z.ZodType));
+}
+
+/** The whole of docs/configuration.md. */
+export function renderConfigurationDoc(): string {
+  const rows = configurationEntries().map(
+    (e) => `| \`${e.name}\` | ${cell(e.default)} | ${cell(e.accepts)} | ${cell(e.does)} |`,
+  );
+  return [
+    '# Configuration',
+    '',
+    '<!-- Generated from src/environment.ts by `npm run docs:config`; edit the schema there, not this file. -->',
+    '',
+    'Environment variables, all optional; an empty one counts as unset. A wrong value stops the start (and every',
+    '`npm run` tool) with one line naming each variable at fault and what it must be; passwords and key hashes are',
+    'never printed in it.',
+    '',
+    '| variable | default | accepts | what it does |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    "OpenTelemetry's other variables (`OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_TRACES_SAMPLER`, ...) are read by its SDK",
+    'itself: see [Tracing](operations.md#tracing).',
+    '',
+  ].join('\n');
+}

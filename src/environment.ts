@@ -1,0 +1,334 @@
+// The environment variables: each one's type, range, default and meaning, in one zod schema. src/config.ts
+// parses it into the typed `config`; src/config-docs.ts renders docs/configuration.md from it (`npm run
+// docs:config`), so a variable's meaning is written here and nowhere else. Defaults are written as the variable
+// would be (`.prefault('10')` for ten seconds), values accepted are the helpers' `accepts` meta, and the meaning
+// is `.describe()`, in Markdown whose links are relative to docs/.
+import { z } from 'zod';
+import { parseApiKeys } from './api-keys.js';
+
+/** Whether `value` is a URL of one of these schemes, with a host. */
+function isServiceUrl(value: string, protocols: string[]): boolean {
+  try {
+    const url = new URL(value);
+    return protocols.includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** A URL of one of these schemes, with a host; `accepts` is the error message after "must be ". */
+const serviceUrl = (protocols: string[], accepts: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => isServiceUrl(value, protocols), `must be ${accepts}`)
+    .meta({ accepts });
+
+const postgresUrl = serviceUrl(
+  ['postgres:', 'postgresql:'],
+  'a postgres:// or postgresql:// URL with a host, e.g. postgresql://user@127.0.0.1:5432/listing',
+);
+const redisUrl = serviceUrl(
+  ['redis:', 'rediss:'],
+  'a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379',
+);
+
+const httpUrl = serviceUrl(['http:', 'https:'], 'an http:// or https:// URL, e.g. http://otel-collector:4318');
+
+/** Comma-separated http(s) URLs; empty for none. */
+const httpUrlsAccepts = 'http:// or https:// URLs separated by commas, e.g. http://varnish:6081/.xkey-purge';
+const httpUrls = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? [] : value.split(',').map((url) => url.trim())))
+  .refine((urls) => urls.every((url) => isServiceUrl(url, ['http:', 'https:'])), `must be ${httpUrlsAccepts}`)
+  .meta({ accepts: httpUrlsAccepts });
+
+const wholeNumber = (min: number, max: number) => {
+  const accepts = `a whole number from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be ${accepts}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be ${accepts}`)
+    .meta({ accepts });
+};
+
+/** Seconds, fractions allowed (`0.5`), into milliseconds. */
+const seconds = (min: number, max: number) => {
+  const accepts = `a number of seconds from ${min} to ${max}`;
+  return z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, `must be ${accepts}`)
+    .transform(Number)
+    .refine((s) => s >= min && s <= max, `must be ${accepts}`)
+    .transform((s) => Math.round(s * 1000))
+    .meta({ accepts: `${accepts} (fractions allowed)` });
+};
+
+const flag = z
+  .enum(['true', 'false'])
+  .transform((value) => value === 'true')
+  .meta({ accepts: '`true` or `false`' });
+
+/** Any text but the empty one. */
+const text = (accepts: string) => z.string().trim().min(1, 'must not be empty').meta({ accepts });
+
+const originsAccepts = '* or a comma-separated list of exact origins such as https://shop.example.com';
+const origins = z
+  .string()
+  .trim()
+  .transform((value) => value.split(',').map((origin) => origin.trim()))
+  .refine(
+    (list) =>
+      (list.length === 1 && list[0] === '*') ||
+      list.every((origin) => {
+        try {
+          return new URL(origin).origin === origin;
+        } catch {
+          return false;
+        }
+      }),
+    `must be ${originsAccepts}`,
+  )
+  .meta({ accepts: originsAccepts });
+
+const apiKeys = (withScopes: boolean) =>
+  z
+    .string()
+    .trim()
+    .transform((value, ctx) => {
+      const parsed = parseApiKeys(value, withScopes);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .meta({
+      accepts: `comma-separated \`${withScopes ? 'name:scopes:sha256-hex' : 'name:sha256-hex'}\` entries, as \`npm run api-key\` prints them`,
+    });
+
+const publicUrlAccepts = 'an http(s) URL without query, e.g. https://api.example.com';
+
+export const environment = z.object({
+  PORT: wholeNumber(0, 65535).prefault('4000').describe('HTTP port (`0` picks a free one)'),
+  HOST: text('an interface address or host name')
+    .prefault('127.0.0.1')
+    .describe('interface to listen on (`0.0.0.0` for all)'),
+  DATABASE_URL: postgresUrl
+    .optional()
+    .describe('use this PostgreSQL server instead of the embedded database (unset: the embedded PGlite)'),
+  DATABASE_DIRECT_URL: postgresUrl
+    .meta({ default: '`DATABASE_URL`' })
+    .optional()
+    .describe(
+      'the primary itself, not through a pooler: migrations and the start-up lock, which need a session (see [Poolers](scaling.md#poolers))',
+    ),
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .trim()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(postgresUrl).max(16, 'may list at most 16 replicas'))
+    .meta({ accepts: 'postgres:// or postgresql:// URLs, comma-separated, at most 16' })
+    .optional()
+    .describe(
+      'read replicas of `DATABASE_URL`: requests read from them while they keep up (see [Replicas](scaling.md#replicas))',
+    ),
+  DATABASE_POOLER: z
+    .enum(['none', 'transaction'])
+    .default('none')
+    .describe(
+      '`transaction` behind a pooler in transaction mode (PgBouncer): no statement prepared by name, no session settings',
+    ),
+  REPLICA_MAX_LAG: seconds(0, 3600)
+    .prefault('10')
+    .describe("seconds a replica's listing may be behind the primary's before requests stop reading from it"),
+  DATA_DIR: text('a directory path, or `memory://`')
+    .prefault('./data')
+    .describe('directory of the embedded database (ignored with `DATABASE_URL`); `memory://` keeps it in memory only'),
+  SEED_PACKAGES: wholeNumber(0, 1_000_000)
+    .meta({ default: '`2000` embedded, `0` on PostgreSQL' })
+    .optional()
+    .describe('demo packages loaded when the database is empty; on PostgreSQL only when set'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('the least severe lines logged'),
+  LOG_FORMAT: z
+    .enum(['auto', 'json', 'pretty'])
+    .default('auto')
+    .describe('`json` (one JSON object a line), `pretty` (readable), `auto` (pretty on a terminal, JSON otherwise)'),
+  MIGRATE: z
+    .enum(['auto', 'off'])
+    .default('auto')
+    .describe('`auto` applies pending migrations at start; `off` refuses to start on a database that is behind'),
+  DATABASE_WAIT: seconds(0, 3600)
+    .prefault('30')
+    .describe('seconds a start waits for PostgreSQL to answer, saying so, before it gives up in one line'),
+  DB_POOL_SIZE: wholeNumber(1, 1000).prefault('10').describe('connections to PostgreSQL'),
+  DB_CONNECT_TIMEOUT: seconds(0.1, 600)
+    .prefault('2')
+    .describe('seconds to open a connection, or to wait for a free one'),
+  DB_STATEMENT_TIMEOUT: seconds(0.1, 3600)
+    .prefault('5')
+    .describe(
+      "seconds a read statement may run (PostgreSQL's `statement_timeout`, set on each connection; no statement starts after `REQUEST_TIMEOUT`)",
+    ),
+  DB_QUERY_TIMEOUT: seconds(0.1, 3600)
+    .prefault('7')
+    .describe("seconds the server waits for a statement's answer, for a database that stopped answering altogether"),
+  DB_IDLE_TIMEOUT: seconds(1, 3600).prefault('30').describe('seconds an idle connection stays open'),
+  DB_KEEPALIVE: seconds(0, 3600)
+    .prefault('10')
+    .describe('seconds of silence before TCP keepalive probes a connection; `0` turns them off'),
+  SHUTDOWN_TIMEOUT: seconds(0, 3600)
+    .prefault('25')
+    .describe('seconds a stop waits for the requests in flight before it cuts their connections'),
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+      } catch {
+        return false;
+      }
+    }, `must be ${publicUrlAccepts}`)
+    .transform((value) => value.replace(/\/+$/, ''))
+    .meta({ accepts: publicUrlAccepts })
+    .optional()
+    .describe('the address clients use; the v2 `next`/`previous` links are built on it (unset: the listening address)'),
+  TRUST_PROXY: flag
+    .prefault('false')
+    .describe(
+      '`true` behind a reverse proxy that sets `X-Forwarded-Proto`/`-Host`/`-For`: the links follow them, and rate limits count the address the proxy appended last to `X-Forwarded-For`',
+    ),
+  GRAPHQL_MAX_TOKENS: wholeNumber(100, 1_000_000)
+    .prefault('3000')
+    .describe('tokens in a GraphQL document; parsing stops there'),
+  GRAPHQL_MAX_DEPTH: wholeNumber(1, 100)
+    .prefault('7')
+    .describe('fields on the longest path of an operation (the deepest path in the schema is 7)'),
+  GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).prefault('30').describe('aliases in an operation, fragments included'),
+  GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000)
+    .prefault('20')
+    .describe('directives in an operation, fragments included'),
+  GRAPHQL_MAX_FIELDS: wholeNumber(10, 1_000_000)
+    .prefault('1000')
+    .describe('fields in an operation once every fragment spread is expanded'),
+  GRAPHQL_MAX_COST: wholeNumber(10, 100_000_000)
+    .prefault('60000')
+    .describe(
+      'fields times the list sizes they are served for (see [What one request may cost](security.md#what-one-request-may-cost))',
+    ),
+  GRAPHQL_INTROSPECTION: flag
+    .prefault('true')
+    .describe('`false` turns off introspection, GraphiQL and "Did you mean" suggestions'),
+  PERSISTED_OPERATIONS: text('a file path')
+    .optional()
+    .describe("path of a persisted operations manifest (hash -> document, as codegen's client preset writes it)"),
+  PERSISTED_OPERATIONS_ONLY: flag
+    .prefault('false')
+    .describe('`true`: run persisted operations only, refuse queries sent as text'),
+  APQ_MAX_QUERIES: wholeNumber(0, 10_000_000)
+    .prefault('10000')
+    .describe(
+      'documents registered by automatic persisted queries that an instance keeps in memory (see [Automatic persisted queries](graphql.md#automatic-persisted-queries)); `0` turns APQ off',
+    ),
+  APQ_MAX_BYTES: wholeNumber(64 * 1024, 4 * 1024 ** 3)
+    .prefault('16777216')
+    .describe('memory for those documents'),
+  APQ_REGISTRATIONS: wholeNumber(0, 1_000_000)
+    .prefault('100')
+    .describe('new documents a client may register per minute (429 beyond); `0`: no bound'),
+  APQ_TTL: seconds(1, 30 * 86_400)
+    .prefault('86400')
+    .describe('seconds a registered document is kept, in memory and in Redis'),
+  MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024)
+    .prefault('102400')
+    .describe('largest request body; larger ones get 413'),
+  FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3)
+    .prefault('33554432')
+    .describe("memory for the filters' matching positions kept between requests (4 bytes a match)"),
+  RESPONSE_CACHE_BYTES: wholeNumber(0, 16 * 1024 ** 3)
+    .prefault('67108864')
+    .describe('memory for cached answers (see [Caching](operations.md#caching)); `0` turns the response cache off'),
+  SEED_POOL: wholeNumber(0, 1_000_000)
+    .prefault('256')
+    .describe(
+      'a request without `seed` draws one of this many seeds, drawn afresh for each listing version, so first pages can be cached and shared (visitors may share an order); `0`: a seed of its own for every request, never cached',
+    ),
+  CACHE_CONTROL: z
+    .string()
+    .regex(/^[\x20-\x7e]{1,200}$/, 'must be a Cache-Control header value')
+    .meta({ accepts: 'a Cache-Control header value (printable ASCII, at most 200 characters)' })
+    .default('public, max-age=5, stale-while-revalidate=30')
+    .describe('`Cache-Control` of cacheable anonymous answers'),
+  REQUEST_TIMEOUT: seconds(0.1, 600)
+    .prefault('10')
+    .describe(
+      'seconds an operation may take; then it is answered with a timeout error (GraphQL 504 `TIMEOUT`, v2 503)',
+    ),
+  LISTING_WATCH_INTERVAL: seconds(0.05, 3600)
+    .prefault('1')
+    .describe(
+      "seconds between each instance's reads of the listing version, made only while something listens for changes (subscriptions, CDN purges)",
+    ),
+  CDN_MAX_AGE: wholeNumber(0, 31_536_000)
+    .prefault('86400')
+    .describe(
+      'seconds a CDN may keep an anonymous answer (`Surrogate-Control: max-age`); a purge ends it sooner (see [A CDN in front](scaling.md#a-cdn-in-front))',
+    ),
+  PURGE_URLS: httpUrls
+    .prefault('')
+    .describe(
+      "URLs each POSTed the previous version's surrogate key when a new listing version is seen (Varnish's `/.xkey-purge`, or an adapter to a CDN's purge API)",
+    ),
+  SSE_MAX_CONNECTIONS: wholeNumber(0, 100_000)
+    .prefault('1000')
+    .describe(
+      '`listingChanged` streams (Server-Sent Events) open at once per instance; past it a 503; `0` refuses them all',
+    ),
+  CORS_ORIGINS: origins
+    .prefault('*')
+    .describe(
+      'origins browsers may call `/graphql` from: `*` (any site, without credentials) or exact origins (credentials allowed)',
+    ),
+  API_KEYS: apiKeys(true).optional().describe('keys for GraphQL (see [API keys](security.md#api-keys))'),
+  V2_API_KEYS: apiKeys(false)
+    .optional()
+    .describe('when set, the v2 path answers only requests carrying one of these keys'),
+  RATE_LIMIT: wholeNumber(0, 1_000_000_000)
+    .prefault('600')
+    .describe('requests per client per `RATE_LIMIT_WINDOW` on `/graphql` and the v2 path; `0` turns it off'),
+  RATE_LIMIT_WINDOW: seconds(1, 86_400).prefault('60').describe('the window of `RATE_LIMIT`, in seconds'),
+  REDIS_URL: redisUrl
+    .optional()
+    .describe('rate limits and cached answers shared by every instance using it (in memory per instance otherwise)'),
+  REDIS_TIMEOUT: seconds(0.001, 10)
+    .prefault('0.05')
+    .describe(
+      'seconds a Redis command may take; past it the request goes on without Redis (see [Caching](operations.md#caching))',
+    ),
+  // OpenTelemetry's own variables, the ones that turn tracing on (the exporter reads the rest itself).
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl
+    .optional()
+    .describe(
+      'an OTLP/HTTP collector: OpenTelemetry traces on, sent to `<endpoint>/v1/traces` (see [Tracing](operations.md#tracing)); unset: no tracing',
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl
+    .optional()
+    .describe("the collector's traces endpoint as given, instead of `OTEL_EXPORTER_OTLP_ENDPOINT`"),
+  OTEL_SERVICE_NAME: text('any non-empty text')
+    .prefault('package-listing-gateway')
+    .describe('the service name on every span'),
+});
