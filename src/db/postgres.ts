@@ -4,7 +4,8 @@
 // the start-up lock. Behind a pooler in transaction mode (DATABASE_POOLER=transaction, e.g. PgBouncer) nothing
 // relies on a session across transactions: statements are not prepared by name (a name lives on one server
 // connection, and the next transaction may get another), and no setting is sent at connection time (the pooler
-// refuses them; statement_timeout is then the pooler's or the role's). The version watch and /healthz ask each
+// refuses them; statement_timeout is then the pooler's or the role's). Without it, the first name such a pooler
+// refuses turns names off for that database's pool (src/db/named-statements.ts). The version watch and /healthz ask each
 // database on a connection of their own, apart from the requests' pools: a burst of requests that fills a pool
 // makes neither a replica nor the instance look gone.
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { type Config, loadConfig, type PoolSettings } from '../config.js';
 import { DatabaseUnavailableError, faultReason, healthOf, isUnavailable } from './faults.js';
 import type { WatchAnswer } from './freshness.js';
+import { type NamedStatements, namedStatements, type PoolerStatus } from './named-statements.js';
 import { postgresReadPath } from './postgres-read.js';
 import { type PoolGauges, type ReadTarget, routeReads } from './replicas.js';
 import { LISTING_VERSION } from './sql.js';
@@ -23,6 +25,7 @@ export interface PostgresOptions {
   pool?: PoolSettings;
   waitMs?: number;
   onWait?: (line: string) => void;
+  onPoolerFound?: (line: string) => void;
 }
 
 /** Taken by every instance while it migrates and seeds at start ("listing" in ASCII). */
@@ -127,11 +130,21 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
   const replicaUrls = config.replicaUrls ?? [];
   const replicaPools = replicaUrls.map((url) => newPool(url, settings, pooled));
   const replicaProbes = replicaUrls.map((url) => newPool(url, settings, pooled, 1));
+  // One switch per pool: the primary's is shared by its two read paths.
+  const names = new Map<string, NamedStatements>();
+  const namesOf = (role: string) => {
+    let found = names.get(role);
+    if (!found) {
+      found = namedStatements(role, !pooled, (line) => options.onPoolerFound?.(line));
+      names.set(role, found);
+    }
+    return found;
+  };
   const target = (role: string, url: string, targetPool: pg.Pool, probe: pg.Pool): ReadTarget => ({
     role,
     pool: gauges(targetPool),
     read: postgresReadPath(targetPool, observer, settings, {
-      named: !pooled,
+      names: namesOf(role),
       target: statementTarget(role, url),
       onLost: () => router.lost(role),
       onVersion: (version) => router.seen(role, version),
@@ -153,7 +166,7 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
       return { factory: new PrismaPg(single), close: () => single.end() };
     },
     read: postgresReadPath(pool, observer, settings, {
-      named: !pooled,
+      names: namesOf('primary'),
       target: statementTarget('primary', config.url),
     }),
     router,
@@ -165,6 +178,8 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
       return reason;
     },
     pool: gauges(pool),
+    /** Each database by role, and whether a pooler in transaction mode was found in front of it. */
+    poolers: (): PoolerStatus[] => [...names].map(([role, each]) => ({ role, detected: each.detected })),
     /**
      * Migrations and seeding one instance at a time: a transaction-scoped advisory lock, held by a transaction
      * on the direct connection while `work` runs (a session-level lock taken through a pooler could stay held by
