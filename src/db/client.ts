@@ -61,7 +61,10 @@ export interface OpenOptions {
   waitMs?: number;
   /** Told when the database is not answering yet and the start waits for it. */
   onWait?: (line: string) => void;
-  /** Told once per database, when a pooler in transaction mode turned its statement names off. */
+  /**
+   * Told, in one line each, of a pooler found where DATABASE_POOLER=transaction was not set: once per database
+   * whose statement names it refused (names then off), once when the primary refused the connection's settings.
+   */
   onPoolerFound?: (line: string) => void;
 }
 
