@@ -6,9 +6,9 @@
 // connection, and the next transaction may get another), and no setting is sent at connection time (the pooler
 // refuses them; statement_timeout is then the pooler's or the role's). Without it, the first name such a pooler
 // refuses turns names off for that database's pool (src/db/named-statements.ts), and a primary that refuses the
-// settings at the first connection gets none from then on, nor do its replicas. The version watch and /healthz ask each
-// database on a connection of their own, apart from the requests' pools: a burst of requests that fills a pool
-// makes neither a replica nor the instance look gone.
+// settings at the first connection gets none from then on, nor do its replicas. The version watch and /healthz
+// ask each database on a connection of their own, apart from the requests' pools: a burst of requests that fills
+// a pool makes neither a replica nor the instance look gone.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { type Config, loadConfig, type PoolSettings } from '../config.js';

@@ -90,7 +90,7 @@ describe.runIf(runs)('through PgBouncer in transaction mode', () => {
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
   });
 
-  it('without it, the server finds the pooler, turns statement names off, says so once, and answers every page', async () => {
+  it('without it, the server finds the pooler, turns names off, says so once, and answers every page', async () => {
     server = await startServer({
       DATABASE_URL: bouncer.url(databaseName()),
       DATABASE_DIRECT_URL: database.url,
