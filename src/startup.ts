@@ -38,6 +38,7 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
     pool: config.pool,
     waitMs: config.databaseWaitMs,
     onWait: (line) => log.warn(line),
+    onPoolerFound: (line) => log.warn(line),
     writes: false,
   });
   try {

@@ -6,6 +6,7 @@ import type { Config, PoolSettings } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { holdDataDir } from './data-dir.js';
 import { DatabaseUnavailableError, healthOf } from './faults.js';
+import type { PoolerStatus } from './named-statements.js';
 import { pgliteReadPath } from './pglite-read.js';
 import { openPostgres } from './postgres.js';
 import type { DatabaseStatus, PoolGauges, ReadRouter } from './replicas.js';
@@ -42,6 +43,8 @@ export interface Database {
   health(timeoutMs?: number): Promise<string | null>;
   /** The connection pool's gauges (PostgreSQL only). */
   pool: PoolGauges | null;
+  /** Each PostgreSQL database by role, and whether a pooler in transaction mode was found in front of it. */
+  poolers(): PoolerStatus[];
   /**
    * Runs `work` holding the database-wide start-up lock (a PostgreSQL advisory lock), so that instances starting
    * together migrate and seed one after the other. The embedded database has one user already.
@@ -58,6 +61,11 @@ export interface OpenOptions {
   waitMs?: number;
   /** Told when the database is not answering yet and the start waits for it. */
   onWait?: (line: string) => void;
+  /**
+   * Told, in one line each, of a pooler found where DATABASE_POOLER=transaction was not set: once per database
+   * whose statement names it refused (names then off), once when the primary refused the connection's settings.
+   */
+  onPoolerFound?: (line: string) => void;
 }
 
 const IN_MEMORY = 'memory://';
@@ -93,6 +101,7 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
       health: async (timeoutMs: number) =>
         hold.problem() ?? (await healthOf(() => pglite.query('SELECT 1'), timeoutMs, 'the embedded database')),
       pool: null,
+      poolers: () => [],
       withStartupLock: <T>(work: () => Promise<T>) => work(),
       close: async () => {
         try {
@@ -145,6 +154,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     statuses: () => opened.router.statuses(),
     health: (timeoutMs = 1000) => opened.health(timeoutMs),
     pool: opened.pool,
+    poolers: opened.poolers,
     withStartupLock: opened.withStartupLock,
     close: async () => {
       await prisma?.$disconnect();

@@ -5,9 +5,11 @@
 // connection) and, on this side, by DB_QUERY_TIMEOUT and what is left of the request's deadline, for a server that
 // stopped answering; once the deadline has passed, no statement starts. A fault tells the session what to do
 // (src/db/faults.ts): a lost connection or a replica's conflict marks it `lost` (the operation is made again
-// elsewhere), a busy database and a spent deadline fail the request only.
+// elsewhere), a busy database and a spent deadline fail the request only. A statement prepared by name that a
+// pooler in transaction mode refused is sent again unnamed (src/db/named-statements.ts).
 import type pg from 'pg';
 import { classify, DatabaseUnavailableError, isReadTimeout, isUnavailable } from './faults.js';
+import type { NamedStatements } from './named-statements.js';
 import {
   type Consistency,
   checkDeadline,
@@ -30,8 +32,11 @@ export interface PostgresReadSettings {
 }
 
 export interface ReadPathOptions {
-  /** Prepare statements by name (not behind a pooler in transaction mode: a name lives on one server connection). */
-  named: boolean;
+  /**
+   * Whether statements are prepared by name on this pool (not behind a pooler in transaction mode: a name lives
+   * on one server connection); absent: never.
+   */
+  names?: NamedStatements | undefined;
   /** The database, as traces name it. */
   target?: StatementTarget | undefined;
   /** For a replica: told when a read finds its connection lost (the request's reads are then made elsewhere). */
@@ -43,6 +48,26 @@ export interface ReadPathOptions {
 /** How a session runs one statement: on the pool, or on its own connection. */
 type Runner = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
 
+/**
+ * Runs `statement`, by name while the pool's names are on; sent again unnamed when a pooler refused the name.
+ * `again` false: the statement cannot be sent again where it failed (a transaction its error ended).
+ */
+async function runNamedOrNot(
+  run: Runner,
+  statement: SqlStatement,
+  config: { values: unknown[]; query_timeout: number },
+  names: NamedStatements | undefined,
+  again = true,
+): Promise<pg.QueryResult> {
+  const named = statement.name !== undefined && names?.on === true;
+  try {
+    return await run({ ...config, ...(named ? { name: statement.name } : {}), text: statement.text } as pg.QueryConfig);
+  } catch (error) {
+    if (!named || !again || !names.refused(error)) throw error;
+    return await run({ ...config, text: statement.text } as pg.QueryConfig);
+  }
+}
+
 class PostgresSession implements ReadSession {
   private version: string | undefined;
   private count: number | undefined;
@@ -50,7 +75,7 @@ class PostgresSession implements ReadSession {
   lost = false;
 
   constructor(
-    private readonly runner: Runner & { end?: () => Promise<void> },
+    private readonly runner: Runner & { end?: () => Promise<void>; transaction?: boolean },
     private readonly observer: StatementObserver,
     private readonly settings: PostgresReadSettings,
     private readonly deadline: number,
@@ -80,7 +105,6 @@ class PostgresSession implements ReadSession {
     if (this.moved) throw new ListingMovedError(); // the operation is being given up: no more reads for it
     checkDeadline(this.deadline);
     const wrapped = withListingColumns(statement, count);
-    const sent = this.options.named ? wrapped : { text: wrapped.text };
     this.observer.notify(statement.text);
     const started = performance.now();
     // Just past the deadline: the client hears TIMEOUT from the deadline first, then the statement is let go.
@@ -88,14 +112,24 @@ class PostgresSession implements ReadSession {
     let result: pg.QueryResult;
     try {
       result = await statementSpan(statement, 'postgresql', this.options.target, () =>
-        this.runner({
-          ...(sent.name ? { name: sent.name } : {}),
-          text: sent.text,
-          values: params as unknown[],
-          query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, untilDeadline)),
-        } as pg.QueryConfig),
+        runNamedOrNot(
+          this.runner,
+          wrapped,
+          {
+            values: params as unknown[],
+            query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, untilDeadline)),
+          },
+          this.options.names,
+          !this.runner.transaction,
+        ),
       );
     } catch (error) {
+      // A pooler refused a name inside the transaction, which its error ended: the operation is made again in
+      // another one (as for a move), its statements then unnamed.
+      if (this.runner.transaction && this.options.names?.refused(error)) {
+        this.moved = true;
+        throw new ListingMovedError();
+      }
       // Let go at the request's deadline: its timeout, which the client has heard already.
       if (isReadTimeout(error) && untilDeadline < this.settings.queryTimeoutMs) throw new DeadlinePassedError();
       const classified = classify(error);
@@ -149,7 +183,7 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
     })();
     return client;
   };
-  const run: Runner & { end: () => Promise<void> } = (config) => {
+  const run: Runner & { end: () => Promise<void>; transaction?: boolean } = (config) => {
     if (ended) return Promise.reject(new Error('read session used after its end'));
     const next = queue.then(async () => {
       try {
@@ -162,6 +196,7 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
     queue = next.catch(() => {});
     return next;
   };
+  run.transaction = true;
   run.end = async () => {
     if (ended) return;
     ended = true; // no statement joins the queue from now on; the ones in it finish first
@@ -203,12 +238,12 @@ export function postgresReadPath(
       const started = performance.now();
       try {
         const result = await statementSpan(statement, 'postgresql', options.target, () =>
-          pool.query({
-            ...(statement.name && options.named ? { name: statement.name } : {}),
-            text: statement.text,
-            values: params as unknown[],
-            query_timeout: settings.queryTimeoutMs,
-          } as pg.QueryConfig),
+          runNamedOrNot(
+            onPool,
+            statement,
+            { values: params as unknown[], query_timeout: settings.queryTimeoutMs },
+            options.names,
+          ),
         );
         return result.rows as Row[];
       } catch (error) {

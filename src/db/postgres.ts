@@ -4,14 +4,17 @@
 // the start-up lock. Behind a pooler in transaction mode (DATABASE_POOLER=transaction, e.g. PgBouncer) nothing
 // relies on a session across transactions: statements are not prepared by name (a name lives on one server
 // connection, and the next transaction may get another), and no setting is sent at connection time (the pooler
-// refuses them; statement_timeout is then the pooler's or the role's). The version watch and /healthz ask each
-// database on a connection of their own, apart from the requests' pools: a burst of requests that fills a pool
-// makes neither a replica nor the instance look gone.
+// refuses them; statement_timeout is then the pooler's or the role's). Without it, the first name such a pooler
+// refuses turns names off for that database's pool (src/db/named-statements.ts), and a primary that refuses the
+// settings at the first connection gets none from then on, nor do its replicas. The version watch and /healthz
+// ask each database on a connection of their own, apart from the requests' pools: a burst of requests that fills
+// a pool makes neither a replica nor the instance look gone.
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { type Config, loadConfig, type PoolSettings } from '../config.js';
 import { DatabaseUnavailableError, faultReason, healthOf, isUnavailable } from './faults.js';
 import type { WatchAnswer } from './freshness.js';
+import { type NamedStatements, namedStatements, type PoolerStatus } from './named-statements.js';
 import { postgresReadPath } from './postgres-read.js';
 import { type PoolGauges, type ReadTarget, routeReads } from './replicas.js';
 import { LISTING_VERSION } from './sql.js';
@@ -23,6 +26,7 @@ export interface PostgresOptions {
   pool?: PoolSettings;
   waitMs?: number;
   onWait?: (line: string) => void;
+  onPoolerFound?: (line: string) => void;
 }
 
 /** Taken by every instance while it migrates and seeds at start ("listing" in ASCII). */
@@ -42,7 +46,8 @@ function statementTarget(role: string, url: string): StatementTarget {
   return { role, address: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port || 5432) };
 }
 
-function newPool(url: string, settings: PoolSettings, pooled: boolean, max = settings.size): pg.Pool {
+/** `quiet`: no setting sent at connection time (behind a pooler). */
+function newPool(url: string, settings: PoolSettings, quiet: boolean, max = settings.size): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -53,22 +58,38 @@ function newPool(url: string, settings: PoolSettings, pooled: boolean, max = set
     application_name: APPLICATION,
     // Every statement is bounded on the server too; a transaction left open by a request that never finished is
     // ended by the server itself. A pooler refuses these at connection time.
-    ...(pooled ? {} : { statement_timeout: settings.statementTimeoutMs, idle_in_transaction_session_timeout: 60_000 }),
+    ...(quiet ? {} : { statement_timeout: settings.statementTimeoutMs, idle_in_transaction_session_timeout: 60_000 }),
   });
   pool.on('error', () => {}); // an idle client's error surfaces on the next query instead of crashing
   return pool;
 }
 
-async function waitForPostgres(pool: pg.Pool, url: string, options: PostgresOptions, timeoutMs: number) {
+/**
+ * A setting sent at connection time refused (08P01): a pooler (PgBouncer) in front, which cannot keep settings per
+ * client and refuses those its ignore_startup_parameters does not list (PgBouncer's default lists none).
+ */
+function refusesSettings(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === '08P01' && /unsupported startup parameter/i.test(String(e.message));
+}
+
+/** Resolves once the server answers, with why when it refused the connection's settings (no use waiting then). */
+async function waitForPostgres(
+  pool: pg.Pool,
+  url: string,
+  options: PostgresOptions,
+  timeoutMs: number,
+): Promise<{ settingsRefused?: string }> {
   const started = Date.now();
   let lastSaid = 0;
   for (;;) {
     try {
       await pool.query({ text: 'SELECT 1', query_timeout: timeoutMs } as pg.QueryConfig);
-      return;
+      return {};
     } catch (error) {
       const waited = Date.now() - started;
       const why = faultReason(error);
+      if (refusesSettings(error)) return { settingsRefused: why };
       if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
         const after = waited >= 1000 ? ` after ${Math.round(waited / 1000)} s` : '';
         throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
@@ -111,27 +132,64 @@ const gauges = (pool: pg.Pool): PoolGauges => ({
   waiting: () => pool.waitingCount,
 });
 
+/**
+ * The primary's pool once it answers, and whether connections go without settings: behind a declared pooler, or
+ * one that refused them (then told, and opened again without them).
+ */
+async function openPrimary(config: PostgresConfig, settings: PoolSettings, options: PostgresOptions) {
+  let quiet = config.pooler === 'transaction';
+  for (;;) {
+    const pool = newPool(config.url, settings, quiet);
+    let answer: { settingsRefused?: string };
+    try {
+      answer = await waitForPostgres(pool, config.url, options, settings.queryTimeoutMs);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+    if (answer.settingsRefused === undefined) return { pool, quiet };
+    await pool.end().catch(() => {});
+    // No setting was sent, so the refusal is of something else: said as any other failure to connect.
+    if (quiet)
+      throw new DatabaseUnavailableError(
+        `cannot reach PostgreSQL at ${describeServer(config.url)}: ${answer.settingsRefused}`,
+      );
+    quiet = true;
+    options.onPoolerFound?.(
+      `primary: ${describeServer(config.url)} refused the settings sent at connection time (${answer.settingsRefused}), ` +
+        'as a pooler (PgBouncer) does; connections go without them from now on, so DB_STATEMENT_TIMEOUT is not ' +
+        'set on the server: set statement_timeout on the role or the pooler. Behind a pooler in transaction mode, ' +
+        'set DATABASE_POOLER=transaction.',
+    );
+  }
+}
+
 export async function openPostgres(config: PostgresConfig, observer: StatementObserver, options: PostgresOptions) {
   const settings = options.pool ?? loadConfig({}).pool;
   const pooled = config.pooler === 'transaction';
   const directUrl = config.directUrl ?? config.url;
-  const pool = newPool(config.url, settings, pooled);
-  try {
-    await waitForPostgres(pool, config.url, options, settings.queryTimeoutMs);
-  } catch (error) {
-    await pool.end().catch(() => {});
-    throw error;
-  }
+  const { pool, quiet } = await openPrimary(config, settings, options);
   // The watch's and the health check's own connections: two on the primary (both ask it), one on a replica.
-  const primaryProbe = newPool(config.url, settings, pooled, 2);
+  // Replicas go as the primary does: one pooler is usually in front of them all (DATABASE_POOLER is one setting).
+  const primaryProbe = newPool(config.url, settings, quiet, 2);
   const replicaUrls = config.replicaUrls ?? [];
-  const replicaPools = replicaUrls.map((url) => newPool(url, settings, pooled));
-  const replicaProbes = replicaUrls.map((url) => newPool(url, settings, pooled, 1));
+  const replicaPools = replicaUrls.map((url) => newPool(url, settings, quiet));
+  const replicaProbes = replicaUrls.map((url) => newPool(url, settings, quiet, 1));
+  // One switch per pool: the primary's is shared by its two read paths.
+  const names = new Map<string, NamedStatements>();
+  const namesOf = (role: string) => {
+    let found = names.get(role);
+    if (!found) {
+      found = namedStatements(role, !pooled, (line) => options.onPoolerFound?.(line));
+      names.set(role, found);
+    }
+    return found;
+  };
   const target = (role: string, url: string, targetPool: pg.Pool, probe: pg.Pool): ReadTarget => ({
     role,
     pool: gauges(targetPool),
     read: postgresReadPath(targetPool, observer, settings, {
-      named: !pooled,
+      names: namesOf(role),
       target: statementTarget(role, url),
       onLost: () => router.lost(role),
       onVersion: (version) => router.seen(role, version),
@@ -149,11 +207,11 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
     factory: new PrismaPg(pool),
     /** The direct connection, one session of its own (migrations: see Database.withOwnSession). */
     ownSessionFactory: async () => {
-      const single = newPool(directUrl, settings, pooled && config.directUrl === undefined, 1);
+      const single = newPool(directUrl, settings, quiet && config.directUrl === undefined, 1);
       return { factory: new PrismaPg(single), close: () => single.end() };
     },
     read: postgresReadPath(pool, observer, settings, {
-      named: !pooled,
+      names: namesOf('primary'),
       target: statementTarget('primary', config.url),
     }),
     router,
@@ -165,6 +223,8 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
       return reason;
     },
     pool: gauges(pool),
+    /** Each database by role, and whether a pooler in transaction mode was found in front of it. */
+    poolers: (): PoolerStatus[] => [...names].map(([role, each]) => ({ role, detected: each.detected })),
     /**
      * Migrations and seeding one instance at a time: a transaction-scoped advisory lock, held by a transaction
      * on the direct connection while `work` runs (a session-level lock taken through a pooler could stay held by

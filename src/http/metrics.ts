@@ -4,6 +4,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolerStatus } from '../db/named-statements.js';
 import type { DatabaseStatus, PoolGauges } from '../db/replicas.js';
 import type { StatementObserver } from '../db/statements.js';
 import type { SharedRedis } from './redis.js';
@@ -17,6 +18,7 @@ export function createMetrics(
   pool: PoolGauges | null = null,
   redis?: Pick<SharedRedis, 'state' | 'counts'>,
   databases: () => DatabaseStatus[] = () => [],
+  poolers: () => PoolerStatus[] = () => [],
 ) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -87,6 +89,18 @@ export function createMetrics(
       },
     });
   }
+  // A counter, not a gauge of names on or off: names are off by configuration too (DATABASE_POOLER), and what
+  // wants an operator's attention is the finding, once per database and process (an alert on its increase).
+  new Counter({
+    name: 'db_pooler_detected_total',
+    help: 'Poolers in transaction mode found where DATABASE_POOLER=transaction was not set (statement names then turned off), by database.',
+    labelNames: ['role'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const status of poolers()) this.inc({ role: status.role }, Number(status.detected));
+    },
+  });
   if (redis) {
     new Gauge({
       name: 'redis_up',

@@ -34,7 +34,7 @@ function newPool(config: pg.PoolConfig = {}): pg.Pool {
 /** A read path on `pool` as a replica's is made, with every report of a lost database in `lost`. */
 function replicaRead(pool: pg.Pool, lost: string[], queryTimeoutMs = 7000) {
   const settings = { statementTimeoutMs: 5000, queryTimeoutMs };
-  return postgresReadPath(pool, new StatementObserver(), settings, { named: false, onLost: () => lost.push('lost') });
+  return postgresReadPath(pool, new StatementObserver(), settings, { onLost: () => lost.push('lost') });
 }
 
 const sleep = (seconds: number): SqlStatement => ({ text: `SELECT 1 AS one FROM pg_sleep(${seconds})` });

@@ -130,6 +130,8 @@ describe(`observability on ${engineName}`, () => {
       for (const gauge of ['db_pool_connections', 'db_pool_idle_connections', 'db_pool_waiting_requests']) {
         expect(text).toMatch(new RegExp(`^${gauge}\\{role="primary"\\} \\d+$`, 'm'));
       }
+      // No pooler in front: statement names stay on (test/db/pgbouncer.test.ts finds one).
+      expect(text).toMatch(/^db_pooler_detected_total\{role="primary"\} 0$/m);
     }
     expect(text).toContain('process_cpu_seconds_total');
   });

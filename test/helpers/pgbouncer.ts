@@ -1,15 +1,25 @@
 // PgBouncer (Debian's package) in transaction pooling mode, started by a test in a directory of its own on a free
 // loopback port, in front of a PostgreSQL server; stopped by its PID. PgBouncer refuses to run as root: under
-// root it runs as the postgres user.
+// root it runs as the postgres user. It ignores the startup parameters deploy/pgbouncer.ini tells it to, as a
+// pooler set up from that file does, or none (`stock`: PgBouncer's default, which refuses them).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { asPostgres, freePort } from './processes.js';
 
 export const PGBOUNCER = '/usr/sbin/pgbouncer';
 
 export const pgbouncerInstalled = () => existsSync(PGBOUNCER);
+
+/** The `ignore_startup_parameters` line of the deployment's pgbouncer.ini. */
+function deployedIgnoreLine(): string {
+  const ini = readFileSync(fileURLToPath(new URL('../../deploy/pgbouncer.ini', import.meta.url)), 'utf8');
+  const line = /^ignore_startup_parameters\s*=.*$/m.exec(ini)?.[0];
+  if (!line) throw new Error('deploy/pgbouncer.ini sets no ignore_startup_parameters');
+  return line;
+}
 
 export interface Bouncer {
   port: number;
@@ -19,7 +29,11 @@ export interface Bouncer {
 }
 
 /** PgBouncer in front of `host:port` in transaction mode, with `size` server connections per database. */
-export async function startPgBouncer(target: { host: string; port: number }, size = 4): Promise<Bouncer> {
+export async function startPgBouncer(
+  target: { host: string; port: number },
+  size = 4,
+  { stock = false }: { stock?: boolean } = {},
+): Promise<Bouncer> {
   const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
   chmodSync(dir, 0o777);
   const port = await freePort();
@@ -39,8 +53,7 @@ export async function startPgBouncer(target: { host: string; port: number }, siz
       'pool_mode = transaction',
       `default_pool_size = ${size}`,
       'max_client_conn = 200',
-      // What clients commonly send at connection time, accepted and dropped, as poolers are usually set up.
-      'ignore_startup_parameters = extra_float_digits,statement_timeout,idle_in_transaction_session_timeout,options',
+      ...(stock ? [] : [deployedIgnoreLine()]),
       `logfile = ${join(dir, 'pgbouncer.log')}`,
       `pidfile = ${join(dir, 'pgbouncer.pid')}`,
       '',
