@@ -97,7 +97,7 @@ export function createApp({
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
-  const metrics = createMetrics(db.statements, db.pool, redis, db.statuses, db.poolers);
+  const metrics = createMetrics(db, redis);
   // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it.
   const listingWatch = watchListingVersion(db.read, settings.listingWatchMs, logger);
   const purger = startPurger({

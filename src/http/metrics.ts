@@ -13,13 +13,23 @@ import { METRICS_PATH, ROUTES } from './routes.js';
 
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-export function createMetrics(
-  statements: StatementObserver,
-  pool: PoolGauges | null = null,
-  redis?: Pick<SharedRedis, 'state' | 'counts'>,
-  databases: () => DatabaseStatus[] = () => [],
-  poolers: () => PoolerStatus[] = () => [],
-) {
+/** What the metrics read of the database layer (src/db/client.ts's Database has all of it). */
+export interface MeteredDatabase {
+  statements: StatementObserver;
+  /** The connection pool's gauges (PostgreSQL only). */
+  pool?: PoolGauges | null;
+  /** Each database with replicas; empty without them. */
+  statuses?: () => DatabaseStatus[];
+  poolers?: () => PoolerStatus[];
+  /** Why the database cannot serve now, or null: asked at scrape time when there are no replicas' watches. */
+  health?: (timeoutMs: number) => Promise<string | null>;
+}
+
+/** A scrape waits at most this long for the primary's answer (the same bound as /healthz). */
+const SCRAPE_HEALTH_TIMEOUT_MS = 1000;
+
+export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedis, 'state' | 'counts'>) {
+  const { statements, pool = null, statuses: databases = () => [], poolers = () => [], health } = database;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const dbQueries = new Counter({ name: 'db_queries_total', help: 'SQL statements executed.', registers: [registry] });
@@ -32,13 +42,20 @@ export function createMetrics(
   });
   statements.listenDurations((seconds) => dbDuration.observe(seconds));
   if (pool) {
-    // Each database by role: the primary alone, or with its replicas (src/db/replicas.ts). The pool gauges are
-    // there without replicas too; the others only with them.
+    // Each database by role: the primary alone, or with its replicas (src/db/replicas.ts), whose watch says
+    // whether each answers. Without replicas there is no watch: the primary is asked at scrape time, so db_up
+    // and db_serving say when it is gone (the alert on a database down reads them).
+    const primaryAlone = (reachable: boolean): DatabaseStatus[] => [
+      { role: 'primary', pool, reachable, serving: reachable, lagSeconds: null, routed: 0 },
+    ];
     const withPrimary = () => {
       const statuses = databases();
-      return statuses.length > 0
-        ? statuses
-        : [{ role: 'primary', pool, reachable: true, serving: true, lagSeconds: null, routed: 0 }];
+      return statuses.length > 0 ? statuses : primaryAlone(true);
+    };
+    const checked = async () => {
+      const statuses = databases();
+      if (statuses.length > 0 || !health) return statuses;
+      return primaryAlone((await health(SCRAPE_HEALTH_TIMEOUT_MS)) === null);
     };
     for (const [name, help, read, of] of [
       [
@@ -58,23 +75,23 @@ export function createMetrics(
         'db_up',
         'Whether the database answers (replicas: its last watch), by database.',
         (d) => Number(d.reachable),
-        databases,
+        checked,
       ],
-      ['db_serving', 'Whether requests read from the database now, by database.', (d) => Number(d.serving), databases],
+      ['db_serving', 'Whether requests read from the database now, by database.', (d) => Number(d.serving), checked],
       [
         'db_replica_lag_seconds',
         "Seconds a replica's listing version has been behind the primary's.",
         (d) => d.lagSeconds ?? 0,
         databases,
       ],
-    ] as [string, string, (d: DatabaseStatus) => number, () => DatabaseStatus[]][]) {
+    ] as [string, string, (d: DatabaseStatus) => number, () => DatabaseStatus[] | Promise<DatabaseStatus[]>][]) {
       new Gauge({
         name,
         help,
         labelNames: ['role'],
         registers: [registry],
-        collect() {
-          for (const status of of()) this.set({ role: status.role }, read(status));
+        async collect() {
+          for (const status of await of()) this.set({ role: status.role }, read(status));
         },
       });
     }

@@ -70,6 +70,12 @@ async function expectUnavailable() {
   const body = JSON.parse(answer.text) as { errors: { extensions: { code: string } }[] };
   expect(body.errors).toHaveLength(1);
   expect(body.errors[0]?.extensions.code).toBe('SERVICE_UNAVAILABLE');
+
+  // Without replicas the primary is asked at scrape time: the alert on a database down reads these.
+  const metrics = await timed('/metrics');
+  expect(metrics.ms).toBeLessThan(1500);
+  expect(metrics.text).toMatch(/^db_up\{role="primary"\} 0$/m);
+  expect(metrics.text).toMatch(/^db_serving\{role="primary"\} 0$/m);
 }
 
 /** Recovery without a restart: within a few seconds every route answers again. */
@@ -77,7 +83,10 @@ async function expectRecovered() {
   const until = Date.now() + 10_000;
   for (;;) {
     const [health, page, answer] = await Promise.all([timed('/healthz'), v2(), graphql()]);
-    if (health.status === 200 && page.status === 200 && answer.status === 200) return;
+    if (health.status === 200 && page.status === 200 && answer.status === 200) {
+      expect((await timed('/metrics')).text).toMatch(/^db_up\{role="primary"\} 1$/m);
+      return;
+    }
     if (Date.now() > until) throw new Error(`not recovered: ${health.text} ${page.status} ${answer.text}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

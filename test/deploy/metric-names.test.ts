@@ -1,9 +1,9 @@
 // Every metric the rules (deploy/prometheus) and the dashboard (deploy/grafana) query is one the app exposes:
 // an app on the test database, with Redis, after a few requests, and the names of its /metrics (a metric with
 // its # TYPE line counts, with or without samples yet). The database gauges of src/http/metrics.ts are
-// registered only on PostgreSQL (the embedded engine has no pool), and db_up, db_serving,
-// db_replica_lag_seconds and db_routed_requests_total have samples only with read replicas: on PGlite they must
-// be exactly what is missing, on PostgreSQL nothing is.
+// registered only on PostgreSQL (the embedded engine has no pool): on PGlite they must be exactly what is
+// missing, on PostgreSQL nothing is. Without read replicas db_up and db_serving have the primary's sample (asked
+// at scrape time), db_replica_lag_seconds and db_routed_requests_total none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
@@ -12,8 +12,15 @@ import { graphql } from '../helpers/graphql.js';
 import { dashboardQueries, exposedName, metricNames, recorded, rules } from '../helpers/prometheus.js';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const REPLICAS_ONLY = ['db_up', 'db_serving', 'db_replica_lag_seconds', 'db_routed_requests_total'];
-const POSTGRES_ONLY = ['db_pool_connections', 'db_pool_idle_connections', 'db_pool_waiting_requests', ...REPLICAS_ONLY];
+const REPLICAS_ONLY = ['db_replica_lag_seconds', 'db_routed_requests_total'];
+const POSTGRES_ONLY = [
+  'db_pool_connections',
+  'db_pool_idle_connections',
+  'db_pool_waiting_requests',
+  'db_up',
+  'db_serving',
+  ...REPLICAS_ONLY,
+];
 
 let db: TestDatabase;
 let app: App;
@@ -64,7 +71,9 @@ describe(`the metrics the rules and the dashboard query, on ${engineName}`, () =
     else expect(missing.sort()).toEqual(POSTGRES_ONLY.filter((name) => where.has(name)).sort());
   });
 
-  it.runIf(onPostgres)("registers the replicas' gauges without replicas, with no samples until there are", () => {
+  it.runIf(onPostgres)("says the primary is up without replicas, and registers the replicas' gauges empty", () => {
+    expect(text).toMatch(/^db_up\{role="primary"\} 1$/m);
+    expect(text).toMatch(/^db_serving\{role="primary"\} 1$/m);
     for (const name of REPLICAS_ONLY) {
       expect(text).toMatch(new RegExp(`^# TYPE ${name} `, 'm'));
       expect(text).not.toMatch(new RegExp(`^${name}[ {]`, 'm'));
