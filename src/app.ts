@@ -34,7 +34,7 @@ import { cors } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
-import { countEventStreams, createMetrics, metricsPlugin } from './http/metrics.js';
+import { countEventStreams, createMetrics, metricsPlugin, routeLabel } from './http/metrics.js';
 import { rateLimit } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
 import { requestLogPlugin } from './http/request-log.js';
@@ -140,6 +140,8 @@ export function createApp({
             fingerprint: answerFingerprint(settings),
             cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
             persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
+            onAnswer: (request, result) =>
+              metrics.cache.inc({ route: routeLabel(new URL(request.url).pathname), result }),
           }),
         ]
       : [];

@@ -80,6 +80,8 @@ export interface ResponseCacheOptions {
   cdnMaxAgeSeconds: number;
   /** The document a request's `extensions` name by hash (persisted queries), for the key's guess at a seed draw. */
   persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
+  /** Told of each answer the cache gives: kept bytes (hit) or made and kept (miss), for the metrics. */
+  onAnswer?: (request: Request, result: 'hit' | 'miss') => void;
 }
 
 interface Pending {
@@ -128,6 +130,7 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     if (conditional) headers.set('etag', etagOf(key, encoding));
     headers.set('cache-control', cacheControl);
     headers.set('x-cache', cache);
+    options.onAnswer?.(request, cache);
     addVary(headers, 'Accept-Encoding');
     if (conditional && noneMatches(request.headers.get('if-none-match'), etagOf(key, encoding))) {
       for (const [name] of [...headers]) if (describesBody(name)) headers.delete(name);

@@ -156,7 +156,13 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
     buckets: BUCKETS,
     registers: [registry],
   });
-  return { registry, http, graphql };
+  const cache = new Counter({
+    name: 'response_cache_answers_total',
+    help: 'Answers the response cache looked up, by route and result (hit: kept bytes; miss: made and kept).',
+    labelNames: ['route', 'result'],
+    registers: [registry],
+  });
+  return { registry, http, graphql, cache };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -64,6 +64,17 @@ describe(`observability on ${engineName}`, () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
+  it("counts the response cache's misses and hits by route", async () => {
+    const page = 'http://localhost/v2/local-package-list/?limit=3&seed=4242';
+    const labels = (result: string) => `{route="/v2/local-package-list/",result="${result}"}`;
+    const count = async (result: string) => (await metric('response_cache_answers_total', labels(result))) || 0;
+    const [misses, hits] = [await count('miss'), await count('hit')];
+    expect((await app.fetch(page)).headers.get('x-cache')).toBe('miss');
+    expect((await app.fetch(page)).headers.get('x-cache')).toBe('hit');
+    expect((await app.fetch(page)).headers.get('x-cache')).toBe('hit');
+    expect([await count('miss'), await count('hit')]).toEqual([misses + 1, hits + 2]);
+  });
+
   it('logs one structured line per request', async () => {
     logLines.length = 0;
     await app.fetch('http://localhost/healthz');
