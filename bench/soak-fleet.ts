@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { allRecords, type Fleet, fleetInstalled, startFleet } from '../test/fleet/fleet-up.js';
 import { StopList } from '../test/helpers/processes.js';
 import { ROOT } from './harness.js';
-import { checks, type Recorded, type RssSample } from './soak-fleet/checks.js';
+import { checks, type Recorded, type RssSample, SAMPLE_MS } from './soak-fleet/checks.js';
 import { type FaultRun, Faults } from './soak-fleet/faults.js';
 import { closedLoop, openLoop } from './soak-fleet/load.js';
 import { report } from './soak-fleet/report.js';
@@ -21,7 +21,6 @@ import { plan } from './soak-fleet/schedule.js';
 const PACKAGES = 120;
 const MARK = 'imported ';
 const MEASURE = { clients: 8, seconds: 8 };
-const SAMPLE_MS = 2000;
 /**
  * Each instance's memory caches, small enough to fill within the first 30 s of load (most pages asked are new):
  * at their defaults (64 + 32 MB) they fill for minutes, and RSS drift would measure them filling, not a leak.
@@ -33,15 +32,19 @@ const REPORT = join(ROOT, 'bench', 'soak-fleet.md');
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const stops = new StopList();
-let stopping = false;
+let ending: Promise<never> | undefined;
 
-async function end(code: number, why?: string): Promise<never> {
-  if (why) console.error(`soak:fleet: ${why}`);
-  if (!stopping) {
-    stopping = true;
+/**
+ * Stops everything started, then exits. Once: a Ctrl-C reaches this process twice (from the terminal and relayed
+ * by tsx), and the second must wait for the stop the first began, not cut it short.
+ */
+function end(code: number, why?: string): Promise<never> {
+  ending ??= (async () => {
+    if (why) console.error(`soak:fleet: ${why}`);
     await stops.stopAll();
-  }
-  process.exit(code);
+    process.exit(code);
+  })();
+  return ending;
 }
 
 function minutes(): number {
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
 
   console.log('soak:fleet: starting the fleet');
   const fleet = await startFleet({ packages: PACKAGES, redisProxy: true, env: CACHES }, stops);
+  const fleetUp = Date.now();
   const records = await allRecords(fleet.gateways[0] as Fleet['gateways'][number]);
   if (records.length !== PACKAGES) await end(1, `the listing holds ${records.length} packages, not ${PACKAGES}`);
   const files: [string, string] = [join(work, 'listing-marked.json'), join(work, 'listing-first.json')];
@@ -128,7 +132,8 @@ async function main(): Promise<void> {
   stopSampling();
   clearTimeout(deadline);
 
-  const recorded: Recorded = { began, runMs, sent, faults: ran, imports: faults.imports, rss };
+  const warmMs = began - fleetUp;
+  const recorded: Recorded = { began, runMs, sent, faults: ran, imports: faults.imports, rss, warmMs };
   const verdict = checks(recorded);
   const setting = {
     minutes: soakMinutes,
@@ -145,6 +150,6 @@ async function main(): Promise<void> {
   await end(verdict.every((check) => check.pass) ? 0 : 1);
 }
 
-process.once('SIGINT', () => void end(130, 'interrupted: stopping the fleet'));
-process.once('SIGTERM', () => void end(143, 'terminated: stopping the fleet'));
+process.on('SIGINT', () => void end(130, 'interrupted: stopping the fleet'));
+process.on('SIGTERM', () => void end(143, 'terminated: stopping the fleet'));
 await main().catch((error: Error) => end(1, error.stack ?? error.message));

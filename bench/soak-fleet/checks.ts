@@ -18,6 +18,8 @@ export interface Recorded {
   faults: FaultRun[];
   imports: ImportRun[];
   rss: RssSample[];
+  /** How long the first instances had been up, serving the measurement, when the load began. */
+  warmMs: number;
 }
 
 export interface RssSample {
@@ -111,7 +113,7 @@ export function within(recorded: Recorded, phase: Phase): Sent[] {
 export interface Memory {
   instance: number;
   pid: number;
-  /** First and last sample of the process, and the median of the samples around where the drift is judged from. */
+  /** First and last sample of the process; the trend's MB where drift is judged from and at the end. */
   startMb: number;
   endMb: number;
   fromMs: number;
@@ -127,10 +129,23 @@ export interface Memory {
 export function driftFromMs(runMs: number): number {
   return runMs >= 240_000 ? 120_000 : Math.min(30_000, runMs / 4);
 }
-/** Samples around a point are taken over this long, their median read (one sample may land on a GC). */
-const WINDOW_MS = 10_000;
+/** RSS is sampled this often; a process sampled first later than this after the load began started in the run. */
+export const SAMPLE_MS = 2000;
+/** A process is judged when it was sampled for at least this long from where drift is judged. */
+const MIN_JUDGED_MS = 20_000;
 
-const median = (values: number[]) => percentile(values, 0.5);
+/**
+ * The least-squares line through the samples, as MB at a time: RSS saws up and down by a tenth within seconds as
+ * the heap is collected, so two samples (or the medians of a few) say more of where a collection fell than of a
+ * drift; the line through all of them says whether memory goes up.
+ */
+function trend(samples: RssSample[]): (t: number) => number {
+  const mt = samples.reduce((sum, p) => sum + p.t, 0) / samples.length;
+  const mm = samples.reduce((sum, p) => sum + p.mb, 0) / samples.length;
+  const spread = samples.reduce((sum, p) => sum + (p.t - mt) ** 2, 0);
+  const slope = spread === 0 ? 0 : samples.reduce((sum, p) => sum + (p.t - mt) * (p.mb - mm), 0) / spread;
+  return (t) => mm + slope * (t - mt);
+}
 
 export function memory(recorded: Recorded): Memory[] {
   const byProcess = new Map<number, RssSample[]>();
@@ -141,12 +156,13 @@ export function memory(recorded: Recorded): Memory[] {
     const first = samples[0] as RssSample;
     const last = samples.at(-1) as RssSample;
     const killed = lastPid.get(first.instance) !== pid;
-    // From minute 2 of the run, or as long after the process started (a process started again later).
-    const fromMs = Math.max(driftFromMs(recorded.runMs), first.t + driftFromMs(recorded.runMs));
-    const around = samples.filter((s) => s.t >= fromMs && s.t < fromMs + WINDOW_MS).map((s) => s.mb);
-    const ending = samples.filter((s) => s.t > last.t - WINDOW_MS).map((s) => s.mb);
-    const fromMb = last.t - fromMs >= 2 * WINDOW_MS ? median(around) : undefined;
-    const lastMb = fromMb === undefined ? undefined : median(ending);
+    // At the same age for every process: the first ones were up warmMs before the load began, and are judged
+    // from minute 2 of it; a process started again later is judged once it is as old as they were then.
+    const startedAt = first.t < SAMPLE_MS ? -recorded.warmMs : first.t;
+    const fromMs = startedAt + recorded.warmMs + driftFromMs(recorded.runMs);
+    const line = last.t - fromMs >= MIN_JUDGED_MS ? trend(samples.filter((s) => s.t >= fromMs)) : undefined;
+    const fromMb = line?.(fromMs);
+    const lastMb = line?.(last.t);
     const drift = fromMb && lastMb ? (lastMb - fromMb) / fromMb : undefined;
     return { instance: first.instance, pid, startMb: first.mb, endMb: last.mb, fromMs, fromMb, lastMb, drift, killed };
   });

@@ -15,6 +15,7 @@ import {
   within,
 } from './checks.js';
 import type { FaultRun } from './faults.js';
+import type { Sent } from './load.js';
 
 export interface Setting {
   minutes: number;
@@ -48,6 +49,38 @@ const WHAT: Record<string, string> = {
   'redis-stop': 'Redis stopped, then started on its port',
   'redis-blackhole': 'Redis black-holed (the proxy accepts and never answers), then passed again',
 };
+
+const STEP_MS = 10_000;
+
+/** Every 10 s of the run: its figures and what began in it (faults made and lifted, imports). */
+function timeline(recorded: Recorded, apart: Set<Sent>, lastAt: number): string[] {
+  const lines = [
+    '## Timeline (10 s steps)',
+    '',
+    '| from s | requests | failed | p50 ms | p99 ms | events |',
+    '|---:|---:|---:|---:|---:|---|',
+  ];
+  const events: [number, string][] = [
+    ...recorded.faults.flatMap((f): [number, string][] => [
+      [f.began, `${f.kind}`],
+      ...(f.lifted - f.began > 1000 ? [[f.lifted, `${f.kind} lifted`] as [number, string]] : []),
+      ...(f.recovered ? [[f.recovered, 'whole'] as [number, string]] : []),
+    ]),
+    ...recorded.imports.map((run): [number, string] => [recorded.began + run.at, `import ran ${s(run.ms)} s`]),
+  ];
+  for (let from = 0; from < lastAt; from += STEP_MS) {
+    const f = figures(within(recorded, { label: '', from, to: from + STEP_MS }), apart);
+    const here = events
+      .filter(([at]) => at - recorded.began >= from && at - recorded.began < from + STEP_MS)
+      .sort((a, b) => a[0] - b[0])
+      .map(([at, what]) => `${what} (${s(at - recorded.began)})`)
+      .join(', ');
+    lines.push(
+      `| ${s(from)} | ${f.requests} | ${f.failed + f.inFlightOnKilled} | ${ms(f.p50)} | ${ms(f.p99)} | ${here} |`,
+    );
+  }
+  return lines;
+}
 
 export function report(recorded: Recorded, setting: Setting, verdict: Check[]): string {
   const apart = inFlightOnKilled(recorded.sent, recorded.faults);
@@ -108,6 +141,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
       lines.push(`- ${count} x \`${problem.replace(/`/g, "'")}\``);
     }
   }
+  lines.push('', ...timeline(recorded, apart, lastAt));
   lines.push(
     '',
     '## Imports',
@@ -129,7 +163,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
     '',
     '## Memory (RSS, /proc/<pid>/status VmRSS, sampled every 2 s)',
     '',
-    `Drift is judged from ${driftFromMs(recorded.runMs) / 1000} s into the run (minute 2 for runs of 4 minutes or more, else a quarter of the run, at most 30 s: a 2-minute run has no minute 2 to speak of), or as long after a process started when it started later; the median of 10 s of samples there against the median of the last 10 s. A process killed by the soak is not judged.`,
+    `Drift is judged from ${driftFromMs(recorded.runMs) / 1000} s into the run (minute 2 for runs of 4 minutes or more, else a quarter of the run, at most 30 s: a 2-minute run has no minute 2 to speak of), or, for an instance started again during the run, once it is as old as the first ones were then (they had been up ${s(recorded.warmMs)} s, serving the measurement, when the load began); drift is the rise of the least-squares line through the samples from there to the end, relative to where it starts (RSS saws up and down by a tenth within seconds as the heap is collected: single samples, or the medians of a few, say more of where a collection fell). "from MB" and "last MB" are the line's ends. A process killed by the soak is not judged.`,
     '',
     '| instance | pid | start MB | end MB | judged from s | from MB | last MB | drift |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|',

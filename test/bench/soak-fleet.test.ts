@@ -53,7 +53,7 @@ describe('the fleet soak checks', () => {
   });
 
   it('cuts the run into fault windows (until whole again, plus a margin) and steady stretches', () => {
-    const recorded: Recorded = { began, runMs: 60_000, sent: [], faults: [kill], imports: [], rss: [] };
+    const recorded: Recorded = { began, runMs: 60_000, sent: [], faults: [kill], imports: [], rss: [], warmMs: 0 };
     expect(phases(recorded).map((p) => [p.label, p.from, p.to])).toEqual([
       ['steady', 0, 10_000],
       ['kill-instance', 10_000, 22_000],
@@ -67,7 +67,15 @@ describe('the fleet soak checks', () => {
       sent(began + 12_000, 3000), // slow inside the window: not judged for p99
       sent(began + 12_500, 100, false), // one failure in 2,002: 99.95%
     ];
-    const recorded: Recorded = { began, runMs: 50_000, sent: requests, faults: [kill], imports: [], rss: [] };
+    const recorded: Recorded = {
+      began,
+      runMs: 50_000,
+      sent: requests,
+      faults: [kill],
+      imports: [],
+      rss: [],
+      warmMs: 0,
+    };
     const [success, p99, , mixed] = checks(recorded);
     expect(success?.pass).toBe(true);
     expect(p99?.pass).toBe(true);
@@ -84,7 +92,7 @@ describe('the fleet soak checks', () => {
       ...Array.from({ length: 5 }, (_, i) => ({ t: i * 2000, instance: 1, pid: 2, mb: 100 })),
       ...Array.from({ length: 55 }, (_, i) => ({ t: 10_000 + i * 2000, instance: 1, pid: 3, mb: 100 + i })),
     ];
-    const recorded: Recorded = { began, runMs: 120_000, sent: [], faults: [], imports: [], rss };
+    const recorded: Recorded = { began, runMs: 120_000, sent: [], faults: [], imports: [], rss, warmMs: 0 };
     const [first, killed, restarted] = memory(recorded);
     expect(first).toMatchObject({ pid: 1, fromMs: 30_000, fromMb: 120, lastMb: 120, drift: 0 });
     expect(killed).toMatchObject({ pid: 2, killed: true });
@@ -92,5 +100,8 @@ describe('the fleet soak checks', () => {
     expect(restarted?.fromMs).toBe(40_000);
     expect(restarted?.drift).toBeGreaterThan(0.1);
     expect(checks(recorded)[2]?.pass).toBe(false);
+    // The first ones up 15 s before the load: the one started again is judged at the same age, 55 s in.
+    expect(memory({ ...recorded, warmMs: 15_000 })[2]?.fromMs).toBe(55_000);
+    expect(memory({ ...recorded, warmMs: 15_000 })[0]?.fromMs).toBe(30_000);
   });
 });
