@@ -141,7 +141,6 @@ async function main(): Promise<void> {
     measured: { ...MEASURE, perSecond: measured.perSecond },
     rate,
     loadBefore,
-    root: ROOT,
     settings: CACHES,
   };
   writeFileSync(REPORT, report(recorded, setting, verdict));

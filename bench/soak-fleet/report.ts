@@ -2,7 +2,7 @@
 // (those in flight on a killed instance apart), p50/p99 and the time to recover after each fault; the imports;
 // each instance's memory; and the verdict of every criterion.
 import { cpus, loadavg } from 'node:os';
-import { relative } from 'node:path';
+import { basename } from 'node:path';
 import {
   type Check,
   driftFromMs,
@@ -14,7 +14,7 @@ import {
   SETTLE_MS,
   within,
 } from './checks.js';
-import type { FaultRun } from './faults.js';
+import { type FaultRun, IMPORT_WAIT_SECONDS } from './faults.js';
 import type { Sent } from './load.js';
 
 export interface Setting {
@@ -26,7 +26,6 @@ export interface Setting {
   rate: number;
   /** Load averages when the run began. */
   loadBefore: number[];
-  root: string;
   /** Settings every instance ran with beyond the fleet's own, as NAME=value. */
   settings: Record<string, string>;
 }
@@ -61,11 +60,13 @@ function timeline(recorded: Recorded, apart: Set<Sent>, lastAt: number): string[
     '|---:|---:|---:|---:|---:|---|',
   ];
   const events: [number, string][] = [
-    ...recorded.faults.flatMap((f): [number, string][] => [
-      [f.began, `${f.kind}`],
-      ...(f.lifted - f.began > 1000 ? [[f.lifted, `${f.kind} lifted`] as [number, string]] : []),
-      ...(f.recovered ? [[f.recovered, 'whole'] as [number, string]] : []),
-    ]),
+    ...recorded.faults
+      .filter((f) => f.kind !== 'import') // each import is told below, with how long it ran
+      .flatMap((f): [number, string][] => [
+        [f.began, `${f.kind}`],
+        ...(f.lifted - f.began > 1000 ? [[f.lifted, `${f.kind} lifted`] as [number, string]] : []),
+        ...(f.recovered ? [[f.recovered, 'whole'] as [number, string]] : []),
+      ]),
     ...recorded.imports.map((run): [number, string] => [recorded.began + run.at, `import ran ${s(run.ms)} s`]),
   ];
   for (let from = 0; from < lastAt; from += STEP_MS) {
@@ -107,7 +108,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
         ', ',
       )}: memory caches small enough to fill within the first 30 s, so that RSS drift measures leaks rather than caches filling up to their bounds.`,
     `- Listing: ${setting.packages} packages; pages of 20: v2 and GraphQL (GET and POST), with and without seed, 4 in 10 from a small set the response cache keeps.`,
-    `- Measured first (closed loop, ${setting.measured.clients} clients, ${setting.measured.seconds} s): ${setting.measured.perSecond.toFixed(0)} answers/s; then an open loop at 80%: ${setting.rate.toFixed(0)} requests/s for ${s(recorded.runMs)} s (until ${s(lastAt)} s, the last fault's recovery included).`,
+    `- Measured first (closed loop, ${setting.measured.clients} clients, ${setting.measured.seconds} s): ${setting.measured.perSecond.toFixed(0)} answers/s; then an open loop at 80%: ${setting.rate.toFixed(0)} requests/s for ${s(recorded.runMs)} s${lastAt > recorded.runMs + 1000 ? ` (sent until ${s(lastAt)} s: the last fault's recovery ran past the run)` : ''}. Each request times out after 5 s; in flight past 256 unanswered, a request is counted failed unsent.`,
     `- A fault's window runs from when it is made until the fleet is whole again (every instance ready, both databases serving, Redis ok, HAProxy sending to both) plus ${SETTLE_MS / 1000} s; "steady" is the rest. Imports are the listing's normal life, not windows.`,
     '',
     '## Phases',
@@ -146,7 +147,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
     '',
     '## Imports',
     '',
-    '`node dist/cli/import.js` against the primary, the dump alternating between two versions (every title marked in the second).',
+    `\`node dist/cli/import.js\` against the primary (its own connection, not PgBouncer), the dump alternating between two versions of the 120 packages (every title marked in the second); the one tried while the primary is away runs with DATABASE_WAIT=${IMPORT_WAIT_SECONDS}.`,
     '',
     '| at s | took s | dump | exit | said |',
     '|---:|---:|---|---:|---|',
@@ -154,7 +155,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
   for (const run of recorded.imports) {
     const said = run.said.replace(/\|/g, '/').slice(0, 160);
     const note = run.expectFailure ? ' (primary away)' : '';
-    lines.push(`| ${s(run.at)} | ${s(run.ms)} | ${relative(setting.root, run.dump)}${note} | ${run.code} | ${said} |`);
+    lines.push(`| ${s(run.at)} | ${s(run.ms)} | ${basename(run.dump)}${note} | ${run.code} | ${said} |`);
   }
   const versions = { old: 0, new: 0 };
   for (const x of recorded.sent) if (x.version) versions[x.version]++;
