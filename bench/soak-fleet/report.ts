@@ -147,7 +147,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
     '',
     '## Imports',
     '',
-    `\`node dist/cli/import.js\` against the primary (its own connection, not PgBouncer), the dump alternating between two versions of the 120 packages (every title marked in the second); the one tried while the primary is away runs with DATABASE_WAIT=${IMPORT_WAIT_SECONDS}.`,
+    `\`node dist/cli/import.js\` against the primary (its own connection, not PgBouncer), the dump alternating between two versions of the ${setting.packages} packages (every title marked in the second); the one tried while the primary is away runs with DATABASE_WAIT=${IMPORT_WAIT_SECONDS}.`,
     '',
     '| at s | took s | dump | exit | said |',
     '|---:|---:|---|---:|---|',
