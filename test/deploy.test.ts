@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { environment, loadConfig } from '../src/config.js';
+import { HEALTH_TIMEOUT_MS } from '../src/http/health.js';
 import { HEALTH_PATH, LIVE_PATH } from '../src/http/routes.js';
 import { GATEWAYS, gatewayEnvironment } from './fleet/topology.js';
 
@@ -91,6 +92,12 @@ describe('deploy/ against the code', () => {
     expect(read('Dockerfile')).toContain(`EXPOSE ${kubernetesSettings.PORT}`);
     const service = byKind('Service');
     expect(service.spec.ports[0].targetPort).toBe(container.ports[0].name);
+  });
+
+  it("waits for an instance's health answer longer than the instance waits for its database", () => {
+    // Else a loaded instance, late but well, is taken out by its check timing out (HAProxy's default is `inter`).
+    const timeout = /^\s+timeout check (\d+)s$/m.exec(haproxy)?.[1];
+    expect(Number(timeout) * 1000).toBeGreaterThan(HEALTH_TIMEOUT_MS);
   });
 
   it('gives an instance longer to stop than it takes: preStop pause plus SHUTDOWN_TIMEOUT', () => {

@@ -4,7 +4,7 @@
 // a source with a bad record is rejected whole (nothing of it written) and the others go on. Progress goes to
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed.
 import { parseArgs } from 'node:util';
-import { migrate } from '../db/migrate.js';
+import { migrateIfBehind } from '../db/migrate.js';
 import { type Counts, importSource, type SourceReport } from '../import/importer.js';
 import { type Source, SourceError } from '../import/source.js';
 import { openSources } from '../import/sources.js';
@@ -94,7 +94,7 @@ await runOrExit(
     const db = options.dryRun ? null : await openForJob(config);
     const reports: SourceReport[] = [];
     try {
-      if (db) await migrate(db);
+      if (db) await migrateIfBehind(db);
       const progress = importProgress(options.dryRun);
       for (const source of sources) {
         const report = await importSource(db, source, {

@@ -22,6 +22,14 @@ export async function migrate(db: Database): Promise<string[]> {
   });
 }
 
+/**
+ * migrate(), for a job that only needs the database up to date (an import): asks first, and loads the schema
+ * engine (WebAssembly, tens of MB and seconds of CPU to compile) only when a migration is pending.
+ */
+export async function migrateIfBehind(db: Database): Promise<string[]> {
+  return (await pendingMigrations(db)).length > 0 ? migrate(db) : [];
+}
+
 /** The migrations in prisma/migrations that the database has not applied (all of them on a new database). */
 export async function pendingMigrations(db: Database): Promise<string[]> {
   let applied: Set<string>;

@@ -21,7 +21,8 @@ export interface HealthOptions {
   stopping: () => boolean;
 }
 
-const HEALTH_TIMEOUT_MS = 1000;
+/** How long /healthz waits for the database's answer; a balancer's check must wait longer than this. */
+export const HEALTH_TIMEOUT_MS = 1000;
 
 export function healthRoutes({ database, databases, redis, stopping }: HealthOptions): Plugin {
   return {

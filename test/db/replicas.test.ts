@@ -50,7 +50,7 @@ afterAll(async () => {
   await app?.close();
   await db?.close();
   await writer?.close();
-  replication?.stop();
+  await replication?.stop();
   await receiver?.close();
 });
 
@@ -352,7 +352,7 @@ describe.runIf(runs)('read replicas on streaming replication', () => {
       }
     })();
     await sleep(200);
-    replication.standby.stop('immediate');
+    await replication.standby.stop('immediate');
     await load;
     expect(failures).toEqual([]);
     await sleep(1500);

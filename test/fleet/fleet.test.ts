@@ -12,26 +12,22 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
-import { fleetToolsInstalled, type Process, startHaproxy, startRedis } from '../helpers/fleet.js';
 import { send } from '../helpers/http-server.js';
-import { type Bouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
-import { type Replication, replicationInstalled, startReplication } from '../helpers/replication.js';
-import { runScript, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { StopList } from '../helpers/processes.js';
+import { runScript, type ServerProcess } from '../helpers/server-process.js';
+import { allRecords, databases, type Fleet, fleetInstalled, startFleet } from './fleet-up.js';
 import { type LoadRun, type Outcome, startLoad } from './load.js';
-import { GATEWAYS, gatewayEnvironment } from './topology.js';
 
 const inCi = process.env.CI === 'true';
-const installed = replicationInstalled() && pgbouncerInstalled() && fleetToolsInstalled();
+const installed = fleetInstalled();
 const runs = onPostgres && (installed || inCi);
 if (onPostgres && !runs) console.warn('fleet test skipped: apt-get install pgbouncer haproxy redis-server');
 
 const PACKAGES = 120;
 const MARK = 'imported ';
-let replication: Replication;
-const bouncers: Bouncer[] = [];
-let redis: Process;
+const stops = new StopList();
+let fleet: Fleet;
 let gateways: ServerProcess[] = [];
-let haproxy: Process & { output(): string };
 let work: string;
 /** What the note reports: requests and failures per phase, times to recover, replica lag seen. */
 const figures: Record<string, unknown> = {};
@@ -41,74 +37,15 @@ beforeAll(async () => {
   if (!runs) return;
   if (!installed) throw new Error('CI=true: apt-get install pgbouncer haproxy redis-server');
   work = mkdtempSync(join(tmpdir(), 'fleet-'));
-  replication = await startReplication();
-  bouncers.push(await startPgBouncer({ host: '127.0.0.1', port: replication.primary.port }, 4));
-  bouncers.push(await startPgBouncer({ host: '127.0.0.1', port: replication.standby.port }, 4));
-  redis = await startRedis();
-  const env = {
-    ...gatewayEnvironment({
-      pooledPrimary: bouncers[0]?.url('postgres') as string,
-      pooledReplica: bouncers[1]?.url('postgres') as string,
-      directPrimary: replication.primary.url('postgres'),
-      redis: `redis://127.0.0.1:${redis.port}`,
-      publicUrl: 'http://listing.example',
-    }),
-    REPLICA_MAX_LAG: '2',
-    SEED_PACKAGES: String(PACKAGES),
-    RATE_LIMIT: '0',
-    SHUTDOWN_TIMEOUT: '5',
-  };
-  // Both at once: one migrates and seeds under the start-up lock, the other waits for it.
-  gateways = await Promise.all(Array.from({ length: GATEWAYS }, () => startServer(env)));
-  haproxy = await startHaproxy(gateways.map((g) => new URL(g.url).host) as [string, string]);
-  const started = Date.now();
-  while (!(await replicaServingOnEvery(gateways)) || !(await bothUpBehind(haproxy))) {
-    if (Date.now() - started > 30_000) throw new Error(`the fleet was not up within 30 s: ${haproxy.output()}`);
-    await sleep(200);
-  }
+  fleet = await startFleet({ packages: PACKAGES }, stops);
+  gateways = [...fleet.gateways];
 }, 120_000);
 
 afterAll(async () => {
   console.log(`fleet figures: ${JSON.stringify(figures)}`);
-  await haproxy?.stop();
-  for (const gateway of gateways) await gateway.stop('SIGKILL');
-  await redis?.stop();
-  for (const bouncer of bouncers) await bouncer.stop();
-  replication?.stop();
+  await stops.stopAll();
   if (work) rmSync(work, { recursive: true, force: true });
 }, 60_000);
-
-interface DatabaseHealth {
-  role: string;
-  reachable: boolean;
-  serving: boolean;
-  lagSeconds?: number;
-}
-
-async function databases(gateway: ServerProcess): Promise<DatabaseHealth[]> {
-  const answer = await fetch(`${gateway.url}/healthz`, { signal: AbortSignal.timeout(2000) });
-  return ((await answer.json()) as { databases?: DatabaseHealth[] }).databases ?? [];
-}
-
-async function replicaServingOnEvery(fleet: ServerProcess[]): Promise<boolean> {
-  for (const gateway of fleet) {
-    const replica = (await databases(gateway).catch(() => []))[1];
-    if (!replica?.serving) return false;
-  }
-  return true;
-}
-
-/** Whether HAProxy sends requests to both instances: two answers in a row from different ones. */
-async function bothUpBehind(balancer: Process): Promise<boolean> {
-  const servedBy = new Set<string | null>();
-  for (let i = 0; i < 4; i++) {
-    // /livez: /healthz is not served on the public frontend (HAProxy checks it on each instance).
-    const answer = await fetch(`http://127.0.0.1:${balancer.port}/livez`).catch(() => undefined);
-    if (answer?.status !== 200) return false;
-    servedBy.add(answer.headers.get('x-served-by'));
-  }
-  return servedBy.size === 2;
-}
 
 /** Requests each instance sent to each database so far (db_routed_requests_total). */
 async function routed(gateway: ServerProcess): Promise<Record<string, number>> {
@@ -155,7 +92,7 @@ function summary(outcomes: Outcome[]) {
 
 /** Runs the load through HAProxy for `ms`, with `during` started after `after` ms. */
 async function underLoad(ms: number, during?: () => Promise<void>, after = 500): Promise<LoadRun> {
-  const load = startLoad(`http://127.0.0.1:${haproxy.port}`, { clients: 4, mark: MARK });
+  const load = startLoad(fleet.url, { clients: 4, mark: MARK });
   await sleep(after);
   await during?.();
   await sleep(Math.max(0, ms - after));
@@ -176,7 +113,7 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
   }, 20_000);
 
   it('refuses /metrics and /healthz on the public frontend, however the path is spelled', async () => {
-    const balancer = `http://127.0.0.1:${haproxy.port}`;
+    const balancer = fleet.url;
     for (const path of [
       '/metrics',
       '/%6Detrics',
@@ -186,7 +123,7 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
       '//metrics',
       '/metrics?format=text',
       '/v2/../metrics',
-      `http://127.0.0.1:${haproxy.port}/metrics`,
+      `${fleet.url}/metrics`,
       '/healthz',
       '/%68ealthz',
       '/healthz?x=1',
@@ -215,7 +152,7 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     const ask = { method: 'GET', path: '/v2/local-package-list/?limit=7&offset=3&seed=987654' };
     const headers = { accept: 'application/json' };
     const [one, two] = gateways as [ServerProcess, ServerProcess];
-    const client = new Redis({ host: '127.0.0.1', port: redis.port, maxRetriesPerRequest: 1 });
+    const client = new Redis({ host: '127.0.0.1', port: fleet.redis.port, maxRetriesPerRequest: 1 });
     try {
       const before = new Set(await client.keys('*'));
       const first = await send(one.url, { ...ask, headers });
@@ -250,9 +187,11 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     const run = await underLoad(
       500,
       async () => {
-        const result = await runScript('src/cli/import.ts', { DATABASE_URL: replication.primary.url('postgres') }, [
-          file,
-        ]);
+        const result = await runScript(
+          'src/cli/import.ts',
+          { DATABASE_URL: fleet.replication.primary.url('postgres') },
+          [file],
+        );
         expect(result.code, result.stderr).toBe(0);
         imported = Date.now();
         // Until every instance answers with the imported listing.
@@ -284,7 +223,7 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     let stoppedAt = 0;
     let skippedAfterMs = 0;
     const run = await underLoad(6000, async () => {
-      replication.standby.stop('immediate');
+      await fleet.replication.standby.stop('immediate');
       stoppedAt = Date.now();
       // Until every instance has stopped reading from it (a read that fails there skips it at once).
       for (const gateway of gateways) {
@@ -317,7 +256,7 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
   }, 30_000);
 
   it('costs no request when Redis stops', async () => {
-    const run = await underLoad(4000, () => redis.stop());
+    const run = await underLoad(4000, () => fleet.redis.stop());
     figures.redisStopped = summary(run.outcomes);
     expect(summary(run.outcomes).failed).toBe(0);
     const health = await (await fetch(`${gateways[0]?.url}/healthz`)).json();
@@ -328,11 +267,11 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     // The standby is stopped already; stopping the primary's pooler leaves the instance no database. Asked at
     // once, before HAProxy's checks (2 x 500 ms) take the instance out and HAProxy answers 503 itself.
     const before = await answered(gateways, 503);
-    await bouncers[0]?.stop();
+    await fleet.bouncers[0].stop();
     const stoppedAt = Date.now();
     // A page no one asked for yet, so no cache can answer it.
     const path = '/v2/local-package-list/?limit=3&seed=5150';
-    const answer = await send(`http://127.0.0.1:${haproxy.port}`, { method: 'GET', path, headers: {} });
+    const answer = await send(fleet.url, { method: 'GET', path, headers: {} });
     figures.databaseOutage = { status: answer.status, answeredAfterMs: Date.now() - stoppedAt };
     expect(answer.headers['x-served-by']).toBe('gateway-1');
     expect(answer.status).toBe(503);
@@ -342,16 +281,3 @@ describe.runIf(runs)('a fleet: primary and standby, PgBouncer, Redis, two instan
     expect((await answered(gateways, 503)) - before).toBe(1);
   }, 20_000);
 });
-
-/** Every listed package as the v2 door shows it, page by page. */
-async function allRecords(gateway: ServerProcess): Promise<Record<string, unknown>[]> {
-  const records: Record<string, unknown>[] = [];
-  let next: string | null = `${gateway.url}/v2/local-package-list/?limit=100&seed=1`;
-  while (next) {
-    const page = (await (await fetch(next)).json()) as { next: string | null; results: Record<string, unknown>[] };
-    records.push(...page.results);
-    // The links name the public address (PUBLIC_URL); the same path at this instance.
-    next = page.next && `${gateway.url}${new URL(page.next).pathname}${new URL(page.next).search}`;
-  }
-  return records;
-}

@@ -58,9 +58,9 @@ export function spawnCollecting(command: string, args: string[], env: Record<str
   return { child, output: () => output };
 }
 
-/** A Redis that keeps nothing on disk. */
-export async function startRedis(): Promise<Process> {
-  const port = await freePort();
+/** A Redis that keeps nothing on disk; on `port` (a Redis started again where it was), else on a free one. */
+export async function startRedis(port?: number): Promise<Process> {
+  port ??= await freePort();
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const { child, output } = spawnCollecting(REDIS_SERVER, args);
   return started(child, port, 'redis-server', output);

@@ -24,6 +24,9 @@ function compiled(script: string): string {
   return script.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js');
 }
 
+/** Characters of a started server's output kept (its last ones past that). */
+const KEPT_OUTPUT = 8_000_000;
+
 /** The variables the configuration reads (src/config.ts), from its own schema. */
 const CONFIGURATION = new Set(Object.keys(environment.shape));
 
@@ -70,12 +73,21 @@ export function runScript(script: string, env: Record<string, string>, args: str
 export function startServer(env: Record<string, string>, root = ROOT): Promise<ServerProcess> {
   const child = launch('src/server.ts', env, [], root);
   let output = '';
+  let listening = false;
+  // A server under long load logs a line per request: what it says is kept to the last few MB, and looked for
+  // its address only until it is found.
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+    if (output.length > KEPT_OUTPUT) output = output.slice(-KEPT_OUTPUT / 2);
+  };
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
-      output += chunk;
+      keep(chunk);
+      if (listening) return;
       const match = /GraphQL and GraphiQL: (http:\/\/[^\s]+)\/graphql/.exec(output);
       if (match?.[1]) {
+        listening = true;
         resolve({
           url: match[1],
           pid: child.pid as number,
@@ -88,7 +100,7 @@ export function startServer(env: Record<string, string>, root = ROOT): Promise<S
       }
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', keep);
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
 }
