@@ -5,7 +5,7 @@
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed. With LOG_LEVEL=debug
 // (or trace) each step is named on stderr as it begins.
 import { parseArgs } from 'node:util';
-import { migrate } from '../db/migrate.js';
+import { migrate, pendingMigrations } from '../db/migrate.js';
 import { type Counts, type ImportPhase, importSource, type SourceReport } from '../import/importer.js';
 import { type Source, SourceError } from '../import/source.js';
 import { openSources } from '../import/sources.js';
@@ -105,7 +105,8 @@ await runOrExit(
     const db = options.dryRun ? null : await openForJob(config);
     const reports: SourceReport[] = [];
     try {
-      if (db) {
+      // Asked first, as a start does: the schema engine (WebAssembly, seconds to load) only when there is work.
+      if (db && (await pendingMigrations(db)).length > 0) {
         step(all, 'migrating');
         await migrate(db);
       }
