@@ -160,7 +160,7 @@ describe(`imports killed with SIGKILL on ${engineName}`, () => {
         `${engineName}: imports measured at ${measured} (last seen: ${[...durations].map(([d, ms]) => `${d.name} ${seconds(ms)} s`).join(', ')})`,
         ...rows.map(
           (r, i) =>
-            `kill ${String(i + 1).padStart(2)}: ${r.into}, aimed ${r.aim}, sent at ${seconds(r.atMs)} s during "${r.step}": ${r.outcome} listing (checked in ${seconds(r.checkMs)} s, server ${seconds(r.serverMs)} s)`,
+            `kill ${String(i + 1).padStart(2)}: ${r.into}, aimed ${r.aim}, sent at ${seconds(r.atMs)} s during "${r.step}": ${r.outcome} listing (checked in ${seconds(r.checkMs)} s${onPostgres ? '' : `, server ${seconds(r.serverMs)} s`})`,
         ),
         `kills by step: ${[...byStep].map(([step, n]) => `${step} ${n}`).join(', ')}`,
         `${KILLS} kills in ${seconds(performance.now() - started)} s`,
