@@ -2,10 +2,11 @@
 // into the configured database. A source is a file (v2 page, JSON array or JSON Lines of Package records), a
 // directory of such files, or an http(s) URL of the legacy service. Each source is imported in one transaction;
 // a source with a bad record is rejected whole (nothing of it written) and the others go on. Progress goes to
-// stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed.
+// stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed. With LOG_LEVEL=debug
+// (or trace) each step is named on stderr as it begins.
 import { parseArgs } from 'node:util';
 import { migrateIfBehind } from '../db/migrate.js';
-import { type Counts, importSource, type SourceReport } from '../import/importer.js';
+import { type Counts, type ImportPhase, importSource, type SourceReport } from '../import/importer.js';
 import { type Source, SourceError } from '../import/source.js';
 import { openSources } from '../import/sources.js';
 import { interruptSignal } from '../lifecycle.js';
@@ -85,21 +86,32 @@ function importProgress(dryRun: boolean) {
   };
 }
 
+/** A line on stderr as each step begins, when the log is verbose; the time is the process's (from its start). */
+function stepLog(verbose: boolean) {
+  return (label: string, step: ImportPhase | 'opening the database' | 'migrating' | 'closing the database') => {
+    if (verbose) console.error(`importing ${label}: ${step} (${(performance.now() / 1000).toFixed(3)} s)`);
+  };
+}
+
 await runOrExit(
   async (config) => {
     const options = readOptions();
     const signal = interruptSignal();
     const started = performance.now();
+    const step = stepLog(config.logLevel === 'debug' || config.logLevel === 'trace');
     const sources = await openSources(options.sources, options);
+    const all = options.sources.join(' ');
+    if (!options.dryRun) step(all, 'opening the database');
     const db = options.dryRun ? null : await openForJob(config);
     const reports: SourceReport[] = [];
     try {
-      if (db) await migrateIfBehind(db);
+      if (db) await migrateIfBehind(db, () => step(all, 'migrating'));
       const progress = importProgress(options.dryRun);
       for (const source of sources) {
         const report = await importSource(db, source, {
           dryRun: options.dryRun,
           onProgress: (r) => progress.tick(r, source),
+          onPhase: (phase) => step(source.label, phase),
           signal,
         });
         progress.clear();
@@ -118,6 +130,7 @@ await runOrExit(
         );
       }
     } finally {
+      if (db) step(all, 'closing the database');
       await db?.close();
     }
     const total = reports.reduce(

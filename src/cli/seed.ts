@@ -1,6 +1,6 @@
 // `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
 import { parseArgs } from 'node:util';
-import { migrate } from '../db/migrate.js';
+import { migrateIfBehind } from '../db/migrate.js';
 import { countPackages, seedDemoData } from '../demo/seed.js';
 import { interruptSignal } from '../lifecycle.js';
 import { progressReporter } from '../progress.js';
@@ -35,7 +35,7 @@ await runJob(
       // Under the start-up lock: a server starting meanwhile neither migrates nor seeds at the same time.
       await db.withStartupLock(
         async () => {
-          await migrate(db);
+          await migrateIfBehind(db);
           const existing = await countPackages(db);
           if (existing > 0 && !options.reset) {
             throw new UsageError(`the database already holds ${existing} packages; add --reset to replace them`);

@@ -26,8 +26,10 @@ export async function migrate(db: Database): Promise<string[]> {
  * migrate(), for a job that only needs the database up to date (an import): asks first, and loads the schema
  * engine (WebAssembly, tens of MB and seconds of CPU to compile) only when a migration is pending.
  */
-export async function migrateIfBehind(db: Database): Promise<string[]> {
-  return (await pendingMigrations(db)).length > 0 ? migrate(db) : [];
+export async function migrateIfBehind(db: Database, onMigrating?: () => void): Promise<string[]> {
+  if ((await pendingMigrations(db)).length === 0) return [];
+  onMigrating?.();
+  return migrate(db);
 }
 
 /** The migrations in prisma/migrations that the database has not applied (all of them on a new database). */

@@ -6,7 +6,7 @@ import { Interrupted } from '../lifecycle.js';
 import { describeFailure } from '../messages.js';
 import { type Source, SourceError, type SourceItem } from './source.js';
 import { describeProblem, PackageValidator, type Problem, SourceIndex } from './validate.js';
-import { type Entry, type Outcome, RecordRefused, SourceWriter } from './writer.js';
+import { type Entry, type Outcome, RecordRefused, SourceWriter, type WriterPhase } from './writer.js';
 
 export interface Counts {
   /** Records read from the source. */
@@ -48,7 +48,15 @@ export interface ImportOptions {
   batchChars?: number;
   /** Checked as records are read: when it aborts, the source's transaction rolls back and its reason is thrown. */
   signal?: AbortSignal;
+  /** Told as the import moves from one step to the next (a verbose log names them). */
+  onPhase?: (phase: ImportPhase) => void;
 }
+
+/**
+ * The steps of an import: records are read and validated, written a batch at a time, then the read model and
+ * the listing order are made and the transaction commits; `committed` once it has.
+ */
+export type ImportPhase = 'reading' | 'writing rows' | WriterPhase | 'committing' | 'committed';
 
 const NO_TIMEOUT = 24 * 60 * 60 * 1000;
 
@@ -83,6 +91,11 @@ export async function importSource(
   const index = new SourceIndex();
   const validator = new PackageValidator(index);
   let failed = false;
+  let phase: ImportPhase | undefined;
+  const enter = (next: ImportPhase) => {
+    if (next !== phase) options.onPhase?.(next);
+    phase = next;
+  };
 
   const reject = (line: string) => {
     failed = true;
@@ -99,6 +112,7 @@ export async function importSource(
       chars = 0;
       if (!writer || failed || entries.length === 0) return;
       let outcomes: Outcome[];
+      enter('writing rows');
       try {
         outcomes = await writer.write(entries);
       } catch (error) {
@@ -109,7 +123,9 @@ export async function importSource(
       for (const outcome of outcomes) report.counts[outcome]++;
       index.nextBatch();
     };
+    enter('reading');
     for await (const item of source.records() as AsyncGenerator<SourceItem>) {
+      enter('reading');
       options.signal?.throwIfAborted();
       report.counts.read++;
       const checked = validator.validate(item.value);
@@ -127,7 +143,7 @@ export async function importSource(
     await flush();
     options.signal?.throwIfAborted();
     if (writer && !failed) {
-      await writer.finish();
+      await writer.finish(enter);
       report.shared = { ...writer.shared };
     }
   };
@@ -139,9 +155,11 @@ export async function importSource(
         async (tx) => {
           await consume(new SourceWriter(tx, index));
           if (failed) throw new Rollback();
+          enter('committing');
         },
         { timeout: NO_TIMEOUT, maxWait: 60_000 },
       );
+      enter('committed');
     }
   } catch (error) {
     if (error instanceof Interrupted) throw error;

@@ -24,6 +24,9 @@ import { flatCopy, type Problem, type SourceIndex } from './validate.js';
 
 export type Outcome = 'created' | 'updated' | 'unchanged';
 
+/** What `finish` does, in order. */
+export type WriterPhase = 'read model' | 'listing order';
+
 /** A valid record and where it came from. */
 export interface Entry {
   record: V2Package;
@@ -154,8 +157,9 @@ export class SourceWriter {
    * Renumbers the listing when the set of listed packages changed, and bumps its version when anything was
    * written; call once, after the last batch.
    */
-  async finish(): Promise<void> {
+  async finish(onPhase: (phase: WriterPhase) => void = () => {}): Promise<void> {
     if (this.wroteAnything) {
+      onPhase('read model');
       const updated = (kind: SharedKind) => [...(this.updated.get(kind) ?? [])];
       await bumpListingVersion(this.tx, {
         packages: [...this.written.packages],
@@ -168,6 +172,7 @@ export class SourceWriter {
       });
     }
     if (this.listingChanged) {
+      onPhase('listing order');
       await renumberListing(this.tx);
       await refreshStatistics(this.tx);
     }

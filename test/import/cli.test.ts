@@ -168,6 +168,32 @@ describe(`npm run import on ${engineName}`, () => {
     });
   });
 
+  it('migrates a new database first, and loads no schema engine when no migration is pending', async () => {
+    const path = join(dir.path, 'few.json');
+    writeFileSync(path, JSON.stringify(generated.slice(60, 63)));
+    const fresh = onPostgres ? await createPostgresDatabaseUrl({ empty: true }) : null;
+    const freshEnv: Record<string, string> = fresh
+      ? { DATABASE_URL: fresh.url, LOG_LEVEL: 'debug' }
+      : { DATA_DIR: join(dir.path, 'new-data'), LOG_LEVEL: 'debug' };
+    try {
+      const steps = (run: Exited) => run.stderr.match(/^importing .*: [a-z ]+(?= \()/gm)?.map((l) => l.split(': ')[1]);
+      const first = await runScript('src/cli/import.ts', freshEnv, [path]);
+      expect(first.code, first.stderr).toBe(0);
+      const written = ['reading', 'writing rows', 'read model', 'listing order', 'committing', 'committed'];
+      expect(steps(first)).toEqual(['opening the database', 'migrating', ...written, 'closing the database']);
+      // Nothing pending, nothing changed: no migration step, no read model, no listing order.
+      const again = await runScript('src/cli/import.ts', freshEnv, [path]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(steps(again)).toEqual([
+        'opening the database',
+        ...['reading', 'writing rows', 'committing', 'committed'],
+        'closing the database',
+      ]);
+    } finally {
+      await fresh?.drop();
+    }
+  });
+
   it('fails in one line, exit 1, on a malformed file, an unreachable URL and a non-JSON answer', async () => {
     const malformed = join(dir.path, 'malformed.json');
     writeFileSync(malformed, '{"count": 1, "next": null, "previous": null, "results": [}');
