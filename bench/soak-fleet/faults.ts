@@ -2,8 +2,9 @@
 // the fleet to be whole again measured: every instance ready with both databases serving and Redis answering,
 // and HAProxy sending requests to both. Imports run the command-line tool (node dist/cli/import.js) against the
 // primary with a small dump, alternating between two versions of the listing.
+import { setPriority } from 'node:os';
 import { bothUpBehind, type Fleet, health } from '../../test/fleet/fleet-up.js';
-import { runScript } from '../../test/helpers/server-process.js';
+import { spawnScript } from '../../test/helpers/server-process.js';
 import type { FaultKind, Planned } from './schedule.js';
 
 export interface ImportRun {
@@ -40,6 +41,8 @@ export interface Dumps {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A fault the fleet does not get over within this is a failure of the run. */
 export const RECOVERY_BOUND_MS = 60_000;
+/** The niceness imports run at. */
+export const IMPORT_NICENESS = 10;
 /** What an import waits for the primary (DATABASE_WAIT, seconds) when it is started while the primary is away. */
 export const IMPORT_WAIT_SECONDS = 10;
 
@@ -77,7 +80,11 @@ export class Faults {
     const dump = this.dumps.files[this.next % 2] as string;
     const at = Date.now();
     const url = this.fleet.replication.primary.url('postgres');
-    const result = await runScript('src/cli/import.ts', { DATABASE_URL: url, ...env }, [dump]);
+    const running = spawnScript('src/cli/import.ts', { DATABASE_URL: url, ...env }, [dump]);
+    // A batch job at batch priority, as an import beside serving instances on one host should be run (nice 10):
+    // the fleet's answers come first, the import takes what is left.
+    if (running.child.pid !== undefined) setPriority(running.child.pid, IMPORT_NICENESS);
+    const result = await running.exited;
     const lines = `${result.stderr}\n${result.stdout}`.split('\n').filter((line) => line.trim() !== '');
     // Its summary, or the error it ended on (after the lines it printed while waiting).
     const said = lines.find((line) => line.startsWith(result.code === 0 ? 'summary:' : 'error:')) ?? lines[0] ?? '';

@@ -1,7 +1,8 @@
 // When each fault of the fleet soak comes, scaled to the run's length: each at a set fraction of the run, spread
 // over it in the same order whatever its length, so a 2-minute run meets every fault a 10-minute one does. Some
 // holds are fixed (an instance is restarted 5 s after it is killed, as a supervisor would; the primary stays away
-// 30 s); the others scale with the run within bounds. An import comes every 2 minutes of run, at least one.
+// 30 s); the others scale with the run within bounds. An import comes every 2 minutes of run, at least one (the
+// one that ends the primary's outage counts).
 
 export type FaultKind =
   | 'kill-instance'
@@ -25,6 +26,8 @@ export const RESTART_DELAY_MS = 5000;
 /** How long the primary stays stopped. */
 export const PRIMARY_AWAY_MS = 30_000;
 export const IMPORT_EVERY_MS = 120_000;
+/** The least time between two imports. */
+export const IMPORT_GAP_MS = 30_000;
 
 /** A hold that scales with the run: 5% of it, from 5 s to 30 s. */
 const scaledHold = (runMs: number) => Math.min(30_000, Math.max(5000, Math.round(runMs * 0.05)));
@@ -50,10 +53,13 @@ export function plan(runMs: number): Planned[] {
   };
   const faults = FRACTIONS.map(([kind, fraction]) => ({ kind, at: Math.round(runMs * fraction), holdMs: holds[kind] }));
   const imports = Math.max(1, Math.floor(runMs / IMPORT_EVERY_MS));
+  // The primary's outage ends with an import of its own (the one refused meanwhile, made again): a scheduled one
+  // within IMPORT_GAP_MS of it would only stack two imports, and it stands in for that one.
+  const primaryBack = (faults.find((fault) => fault.kind === 'primary-stop')?.at ?? 0) + PRIMARY_AWAY_MS;
   const importing = Array.from({ length: imports }, (_, k) => ({
     kind: 'import' as const,
     at: Math.round(((k + 0.5) * runMs) / imports),
     holdMs: 0,
-  }));
+  })).filter((run) => Math.abs(run.at - primaryBack) >= IMPORT_GAP_MS);
   return [...faults, ...importing].sort((a, b) => a.at - b.at);
 }

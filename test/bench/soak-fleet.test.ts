@@ -25,13 +25,14 @@ const fault = (kind: FaultRun['kind'], began: number, lifted: number, recovered:
 });
 
 describe('the fleet soak schedule', () => {
-  it('meets every fault in a 2-minute run, each once, in the order of a 10-minute one, with one import', () => {
+  it('meets every fault in a 2-minute run, each once, in the order of a 10-minute one, imports never stacked', () => {
     const short = plan(120_000);
     const long = plan(600_000);
     const faults = (planned: typeof short) => planned.filter((p) => p.kind !== 'import').map((p) => p.kind);
     expect(faults(short)).toEqual(faults(long));
     expect(new Set(faults(short)).size).toBe(6);
-    expect(short.filter((p) => p.kind === 'import')).toHaveLength(1);
+    // The import that ends the primary's outage (at 51.6 s) stands in for the one due at 60 s.
+    expect(short.filter((p) => p.kind === 'import')).toHaveLength(0);
     expect(long.filter((p) => p.kind === 'import').map((p) => p.at)).toEqual(
       [60, 180, 300, 420, 540].map((s) => s * 1000),
     );
@@ -84,7 +85,7 @@ describe('the fleet soak checks', () => {
     expect(checks(mixing)[3]?.pass).toBe(false);
   });
 
-  it('judges RSS drift from 30 s in a short run, from minute 2 in a long one, not for a killed process', () => {
+  it('measures RSS drift from 30 s in a short run (reported only), from minute 2 in a long one (judged), not for a killed process', () => {
     expect(driftFromMs(120_000)).toBe(30_000);
     expect(driftFromMs(600_000)).toBe(120_000);
     const rss = [
@@ -99,7 +100,10 @@ describe('the fleet soak checks', () => {
     // Started 10 s in: judged from 40 s in (30 s after its start), and it grows.
     expect(restarted?.fromMs).toBe(40_000);
     expect(restarted?.drift).toBeGreaterThan(0.1);
-    expect(checks(recorded)[2]?.pass).toBe(false);
+    // Reported but not judged in a run under 4 minutes; judged (and failed) in a longer one.
+    expect(checks(recorded)[2]).toMatchObject({ pass: true, detail: expect.stringContaining('not judged') });
+    const long = { ...recorded, runMs: 240_000, rss: rss.map((sample) => ({ ...sample, t: sample.t * 2 })) };
+    expect(checks(long)[2]?.pass).toBe(false);
     // The first ones up 15 s before the load: the one started again is judged at the same age, 55 s in.
     expect(memory({ ...recorded, warmMs: 15_000 })[2]?.fromMs).toBe(55_000);
     expect(memory({ ...recorded, warmMs: 15_000 })[0]?.fromMs).toBe(30_000);
