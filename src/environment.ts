@@ -146,7 +146,7 @@ export const environment = z.object({
     .enum(['none', 'transaction'])
     .default('none')
     .describe(
-      '`transaction` behind a pooler in transaction mode (PgBouncer): no statement prepared by name, no session settings',
+      '`transaction` behind a pooler in transaction mode (PgBouncer): no statement prepared by name, no session settings (left unset there, the first refusal turns names off with a warning: see [Poolers](scaling.md#poolers))',
     ),
   REPLICA_MAX_LAG: seconds(0, 3600)
     .prefault('10')
