@@ -84,9 +84,19 @@ export function figures(sent: Sent[], apart: Set<Sent>): Figures {
   };
 }
 
+/**
+ * Milliseconds from the run's start to its last request sent, or to its planned end when later. A loop, not
+ * Math.max(...): a 10-minute run sends some 150,000 requests, past what a call's arguments may hold.
+ */
+export function lastMomentMs(recorded: Recorded): number {
+  let end = recorded.runMs;
+  for (const s of recorded.sent) end = Math.max(end, s.at - recorded.began);
+  return end;
+}
+
 /** Each fault's window (imports are the listing's normal life, not a fault) and the steady stretches between. */
 export function phases(recorded: Recorded): Phase[] {
-  const end = Math.max(recorded.runMs, ...recorded.sent.map((s) => s.at - recorded.began));
+  const end = lastMomentMs(recorded);
   const windows = recorded.faults
     .filter((fault) => fault.kind !== 'import')
     .map((fault) => ({

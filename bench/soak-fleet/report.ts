@@ -8,6 +8,7 @@ import {
   driftFromMs,
   figures,
   inFlightOnKilled,
+  lastMomentMs,
   memory,
   phases,
   type Recorded,
@@ -87,7 +88,7 @@ export function report(recorded: Recorded, setting: Setting, verdict: Check[]): 
   const apart = inFlightOnKilled(recorded.sent, recorded.faults);
   const lines: string[] = [];
   const total = figures(recorded.sent, apart);
-  const lastAt = Math.max(...recorded.sent.map((x) => x.at - recorded.began), recorded.runMs);
+  const lastAt = lastMomentMs(recorded);
   lines.push(
     '# Fleet soak',
     '',

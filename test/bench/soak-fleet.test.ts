@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { checks, driftFromMs, inFlightOnKilled, memory, phases, type Recorded } from '../../bench/soak-fleet/checks.js';
 import type { FaultRun } from '../../bench/soak-fleet/faults.js';
 import type { Sent } from '../../bench/soak-fleet/load.js';
+import { report } from '../../bench/soak-fleet/report.js';
 import { PRIMARY_AWAY_MS, plan } from '../../bench/soak-fleet/schedule.js';
 
 const sent = (at: number, ms: number, ok = true, extra: Partial<Sent> = {}): Sent => ({
@@ -60,6 +61,23 @@ describe('the fleet soak checks', () => {
       ['kill-instance', 10_000, 22_000],
       ['steady', 22_000, 60_000],
     ]);
+  });
+
+  it('judges and reports a 10-minute run of 300 requests a second (180,000 records)', () => {
+    const began = 1_000_000;
+    const many = Array.from({ length: 180_000 }, (_, i) => sent(began + i * (600_000 / 180_000), 10));
+    const kill = fault('kill-instance', began + 48_000, began + 53_000, began + 56_000);
+    const recorded: Recorded = { began, runMs: 600_000, sent: many, faults: [kill], imports: [], rss: [], warmMs: 0 };
+    expect(phases(recorded).at(-1)?.to).toBeCloseTo(600_000, -2);
+    const setting = {
+      minutes: 10,
+      packages: 120,
+      measured: { clients: 8, seconds: 8, perSecond: 375 },
+      rate: 300,
+      loadBefore: [1, 1, 1],
+      settings: {},
+    };
+    expect(report(recorded, setting, checks(recorded))).toContain('| **all** |');
   });
 
   it('judges p99 outside the windows, success over all requests, and no mixed page', () => {
