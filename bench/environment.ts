@@ -25,7 +25,6 @@ export function versions(engineVersions: Map<Engine, string>): string {
   const packages = [
     'graphql',
     'graphql-yoga',
-    '@envelop/graphql-jit',
     'graphql-jit',
     '@pothos/core',
     '@prisma/client',

@@ -216,7 +216,7 @@ export function createApp({
       // outermost, answers the client on time while the execution winds down.
       // A subscription is subscribed to, never executed: none of these three applies to it, so its stream
       // holds no read session (nor a connection) and no deadline cuts it.
-      ...jitForRepeatedDocuments(),
+      jitForRepeatedDocuments(),
       readSessions(),
       executionDeadline(settings.requestTimeoutMs),
       // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.

@@ -5,10 +5,14 @@
 // one-off documents never buys a compile. The operation limits (src/graphql/limits.ts) run first and bound
 // what can reach the compiler (fields with fragments expanded).
 //
+// Compiled operations are kept in an LRU of at most MAX_COMPILED documents. A compiled operation is code and its
+// source text, tens of kB even for a small query: kept for as long as its document stays in the parse cache (as
+// @envelop/graphql-jit keeps them), a stream of distinct queries that each came back three times grew the heap
+// without bound (a 10-minute soak: 262 to 470 MB). A document dropped from the LRU counts its runs afresh.
+//
 // A compiled operation answers as graphql-js does, but for the errors its resolvers throw: graphql-jit leaves
 // out their locations and puts `data` before `errors`. Those are put right (locatedAsGraphqlJs), so the same
 // request gets the same bytes whether or not its document has been compiled.
-import { useGraphQlJit } from '@envelop/graphql-jit';
 import {
   type DocumentNode,
   type ExecutionArgs,
@@ -21,37 +25,66 @@ import {
   type OperationDefinitionNode,
   type SelectionNode,
 } from 'graphql';
+import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 
 /** Executions of a document before it is compiled. */
 const COMPILE_FROM = 3;
+/** Documents whose compiled operations are kept. */
+export const MAX_COMPILED = 128;
 
-export function jitForRepeatedDocuments(): Plugin[] {
+/** A document's compiled operations by name ('' for the only one); null where graphql-jit could not compile it. */
+type Compiled = Map<string, CompiledQuery | null>;
+
+export function jitForRepeatedDocuments(
+  maxCompiled = MAX_COMPILED,
+): Plugin & { compiled(): { documents: number; compilations: number } } {
+  let compilations = 0;
   const runs = new WeakMap<DocumentNode, number>();
-  /** The executions (by their context) that run compiled. */
-  const compiled = new WeakSet<object>();
-  return [
-    {
-      onExecute({ args, setResultAndStopExecution }) {
-        const count = (runs.get(args.document) ?? 0) + 1;
-        runs.set(args.document, count);
-        if (count < COMPILE_FROM) return;
-        // graphql-jit words a variable that does not fit as "Expected type X." and drops the scalar's reason:
-        // graphql-js coerces the variables first, so a bad one is answered alike before and after compiling.
-        const operation = getOperationAST(args.document, args.operationName);
-        const coerced = getVariableValues(args.schema, operation?.variableDefinitions ?? [], args.variableValues ?? {});
-        if (coerced.errors) return setResultAndStopExecution({ errors: coerced.errors });
-        compiled.add(args.contextValue as object);
-      },
+  const compiled = new LRUCache<DocumentNode, Compiled>({
+    max: maxCompiled,
+    // Run COMPILE_FROM times again before it is compiled again: a document that lost its place is not recompiled
+    // on its next run, so documents taking turns cannot spend every request compiling.
+    dispose: (_compiled, document) => runs.delete(document),
+  });
+
+  const compiledFor = (run: ExecutionArgs): CompiledQuery | null => {
+    let operations = compiled.get(run.document);
+    if (!operations) {
+      operations = new Map();
+      compiled.set(run.document, operations);
+    }
+    const name = run.operationName ?? '';
+    if (!operations.has(name)) {
+      const made = compileQuery(run.schema, run.document, run.operationName ?? undefined);
+      compilations++;
+      operations.set(name, isCompiledQuery(made) ? made : null);
+    }
+    return operations.get(name) ?? null;
+  };
+
+  return {
+    /** Documents kept compiled now, and compilations made so far. */
+    compiled: () => ({ documents: compiled.size, compilations }),
+    onExecute({ args, setExecuteFn, setResultAndStopExecution }) {
+      const count = (runs.get(args.document) ?? 0) + 1;
+      runs.set(args.document, count);
+      if (count < COMPILE_FROM) return;
+      // graphql-jit words a variable that does not fit as "Expected type X." and drops the scalar's reason:
+      // graphql-js coerces the variables first, so a bad one is answered alike before and after compiling.
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'query') return;
+      const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {});
+      if (coerced.errors) return setResultAndStopExecution({ errors: coerced.errors });
+      const query = compiledFor(args);
+      // Not compiled (graphql-jit refused the document): graphql-js runs it, as before it came back.
+      if (!query) return;
+      setExecuteFn(async (run: ExecutionArgs) =>
+        locatedAsGraphqlJs(run, await query.query(run.rootValue, run.contextValue, run.variableValues)),
+      );
     },
-    useGraphQlJit({}, { enableIf: ({ contextValue }) => compiled.has(contextValue as object) }) as Plugin,
-    {
-      onExecute({ args, executeFn, setExecuteFn }) {
-        if (!compiled.has(args.contextValue as object)) return;
-        setExecuteFn(async (run: ExecutionArgs) => locatedAsGraphqlJs(run, await executeFn(run)));
-      },
-    },
-  ];
+  };
 }
 
 /** The result with its errors located and ordered as graphql-js gives them (errors first, with locations). */
