@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { generatePackages } from '../../src/demo/generate.js';
-import { createPostgresDatabaseUrl, engineName, onPostgres } from '../helpers/database.js';
+import { databaseForProcesses, engineName, onPostgres } from '../helpers/database.js';
 import { spawnScript } from '../helpers/server-process.js';
-import { copyOfTemplate } from '../helpers/templates.js';
 import { tempDir } from '../import/helpers.js';
 
 const dir = tempDir('interrupt-test-');
@@ -16,11 +15,7 @@ let env: Record<string, string>;
 let drop = async () => {};
 
 beforeAll(async () => {
-  if (onPostgres) {
-    const database = await createPostgresDatabaseUrl();
-    env = { DATABASE_URL: database.url };
-    drop = database.drop;
-  } else env = { DATA_DIR: copyOfTemplate() };
+  ({ env, drop } = await databaseForProcesses());
 });
 afterAll(async () => {
   await drop();

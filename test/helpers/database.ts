@@ -101,3 +101,13 @@ export function failingReads(error: Error): ReadPath {
     single: failing,
   };
 }
+
+/**
+ * A database of its own for a job or server run as a process (import, seed): a new PostgreSQL database, or a
+ * copy of the embedded template; the environment that names it, and how to drop it.
+ */
+export async function databaseForProcesses(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  if (!onPostgres) return { env: { DATA_DIR: copyOfTemplate() }, drop: async () => {} };
+  const database = await createPostgresDatabaseUrl();
+  return { env: { DATABASE_URL: database.url }, drop: database.drop };
+}

@@ -4,11 +4,8 @@
 // the embedded engine a real server starts on the data directory as the kill left it, with no repair by hand); the
 // listing version is the old one or a new one to match, and the read model is the one built for it. The next
 // import starts from whatever the kill left, importing the other dump.
-import { cpSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabaseUrl, engineName, onPostgres } from '../helpers/database.js';
-import { PGLITE_TEMPLATE } from '../helpers/templates.js';
+import { databaseForProcesses, engineName, onPostgres } from '../helpers/database.js';
 import {
   type Aim,
   type Dump,
@@ -35,15 +32,7 @@ let env: Record<string, string>;
 let drop = async () => {};
 
 beforeAll(async () => {
-  if (onPostgres) {
-    const database = await createPostgresDatabaseUrl();
-    env = { DATABASE_URL: database.url };
-    drop = database.drop;
-  } else {
-    const dataDir = join(dir.path, 'data');
-    cpSync(PGLITE_TEMPLATE, dataDir, { recursive: true });
-    env = { DATA_DIR: dataDir };
-  }
+  ({ env, drop } = await databaseForProcesses());
 });
 afterAll(async () => {
   await drop();
