@@ -3,24 +3,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { generatePackages } from '../../src/demo/generate.js';
-import { databaseForProcesses, engineName, onPostgres } from '../helpers/database.js';
+import { engineName, onPostgres, scratchForProcesses } from '../helpers/database.js';
 import { spawnScript } from '../helpers/server-process.js';
-import { tempDir } from '../import/helpers.js';
 
-const dir = tempDir('interrupt-test-');
-let env: Record<string, string>;
-let drop = async () => {};
-
-beforeAll(async () => {
-  ({ env, drop } = await databaseForProcesses());
-});
-afterAll(async () => {
-  await drop();
-  dir.remove();
-});
+const { dir, env } = scratchForProcesses('interrupt-test-');
 
 async function packageCount(): Promise<number> {
   const db: Database = await openDatabase(

@@ -3,12 +3,14 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import type { ReadPath } from '../../src/db/sql.js';
 import { toRows } from '../../src/db/write/rows.js';
 import { bumpListingVersion, insertRows, renumberListing } from '../../src/db/write/store.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { edgePackages } from '../fixtures/edge-records.js';
+import { type TempDir, tempDir } from '../import/helpers.js';
 import { copyOfTemplate, POSTGRES_TEMPLATE } from './templates.js';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -103,11 +105,25 @@ export function failingReads(error: Error): ReadPath {
 }
 
 /**
- * A database of its own for a job or server run as a process (import, seed): a new PostgreSQL database, or a
- * copy of the embedded template; the environment that names it, and how to drop it.
+ * For a test file that runs jobs or servers as processes (import, seed): a temporary folder and a database of its
+ * own (a new PostgreSQL database, or a copy of the embedded template), made before its tests and removed after.
+ * `env` names the database to the processes; it is filled before the first test.
  */
-export async function databaseForProcesses(): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
-  if (!onPostgres) return { env: { DATA_DIR: copyOfTemplate() }, drop: async () => {} };
-  const database = await createPostgresDatabaseUrl();
-  return { env: { DATABASE_URL: database.url }, drop: database.drop };
+export function scratchForProcesses(prefix: string): { dir: TempDir; env: Record<string, string> } {
+  const dir = tempDir(prefix);
+  const env: Record<string, string> = {};
+  let drop = async () => {};
+  beforeAll(async () => {
+    if (!onPostgres) env.DATA_DIR = copyOfTemplate();
+    else {
+      const database = await createPostgresDatabaseUrl();
+      env.DATABASE_URL = database.url;
+      drop = database.drop;
+    }
+  });
+  afterAll(async () => {
+    await drop();
+    dir.remove();
+  });
+  return { dir, env };
 }

@@ -4,8 +4,8 @@
 // the embedded engine a real server starts on the data directory as the kill left it, with no repair by hand); the
 // listing version is the old one or a new one to match, and the read model is the one built for it. The next
 // import starts from whatever the kill left, importing the other dump.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseForProcesses, engineName, onPostgres } from '../helpers/database.js';
+import { describe, expect, it } from 'vitest';
+import { engineName, onPostgres, scratchForProcesses } from '../helpers/database.js';
 import {
   type Aim,
   type Dump,
@@ -18,7 +18,6 @@ import {
   storedState,
   writeDumps,
 } from './crash-helpers.js';
-import { tempDir } from './helpers.js';
 
 const KILLS = 20;
 /** Steps after which the import has committed: a kill there must leave the new listing. */
@@ -27,17 +26,7 @@ const AFTER_COMMIT = new Set(['committed', 'closing the database', 'finished']);
 const BEFORE_COMMIT = new Set(['starting', 'opening the database', 'migrating', 'reading', 'writing rows']);
 for (const step of ['read model', 'listing order']) BEFORE_COMMIT.add(step);
 
-const dir = tempDir('crash-test-');
-let env: Record<string, string>;
-let drop = async () => {};
-
-beforeAll(async () => {
-  ({ env, drop } = await databaseForProcesses());
-});
-afterAll(async () => {
-  await drop();
-  dir.remove();
-});
+const { dir, env } = scratchForProcesses('crash-test-');
 
 interface State {
   dump: Dump;

@@ -9,7 +9,12 @@ import type { Source } from '../../src/import/source.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package, V2Page } from '../../src/v2/records.js';
 
-export function tempDir(prefix = 'import-test-'): { path: string; remove: () => void } {
+export interface TempDir {
+  path: string;
+  remove: () => void;
+}
+
+export function tempDir(prefix = 'import-test-'): TempDir {
   const path = mkdtempSync(join(tmpdir(), prefix));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
