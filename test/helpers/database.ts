@@ -10,7 +10,7 @@ import { toRows } from '../../src/db/write/rows.js';
 import { bumpListingVersion, insertRows, renumberListing } from '../../src/db/write/store.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { edgePackages } from '../fixtures/edge-records.js';
-import { type TempDir, tempDir } from '../import/helpers.js';
+import { type TempDir, tempDir } from './temp-dir.js';
 import { copyOfTemplate, POSTGRES_TEMPLATE } from './templates.js';
 
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);

@@ -1,6 +1,5 @@
 // Helpers for the import tests: legacy page files, in-memory sources, reading the listing back, table dumps.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
@@ -9,15 +8,7 @@ import type { Source } from '../../src/import/source.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package, V2Page } from '../../src/v2/records.js';
 
-export interface TempDir {
-  path: string;
-  remove: () => void;
-}
-
-export function tempDir(prefix = 'import-test-'): TempDir {
-  const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
-}
+export { type TempDir, tempDir } from '../helpers/temp-dir.js';
 
 /** A legacy page as the legacy service wrote it (DRF bytes). */
 export function pageJson(records: unknown[], count = records.length, next: string | null = null): string {
