@@ -5,33 +5,18 @@
 // / `npm run codegen`).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
-import { type GraphQLObjectType, getNamedType, isObjectType } from 'graphql';
+import type { GraphQLObjectType } from 'graphql';
+import { everyField, selectionText } from './src/graphql/every-field.js';
 import { SCHEMA_FILE, schema, schemaText } from './src/graphql/schema.js';
 
 // The committed SDL, printed exactly as the freshness test prints it.
 writeFileSync(SCHEMA_FILE, schemaText());
 
-/** A selection of every field of the type, nested objects included (fields that take arguments, such as the
- * photographer's packages connection, and fields that lead back to a type already on the path are left out). */
-function everyField(type: GraphQLObjectType, path: string[] = [], indent = '  '): string {
-  const lines: string[] = [];
-  for (const field of Object.values(type.getFields())) {
-    // v2Record is the whole package again, as the legacy v2 text: not a field of its own data.
-    if (field.args.length > 0 || field.name === 'v2Record') continue;
-    const named = getNamedType(field.type);
-    if (!isObjectType(named)) lines.push(`${indent}${field.name}`);
-    else if (!path.includes(named.name)) {
-      lines.push(`${indent}${field.name} {`, everyField(named, [...path, type.name], `${indent}  `), `${indent}}`);
-    }
-  }
-  return lines.join('\n');
-}
-
 const GENERATED_DOCUMENTS = 'test/graphql/documents/generated';
 mkdirSync(GENERATED_DOCUMENTS, { recursive: true });
 writeFileSync(
   `${GENERATED_DOCUMENTS}/full-package.graphql`,
-  `# Written by codegen.ts from the schema: every field of a package. Do not edit.\nfragment FullPackage on Package {\n${everyField(schema.getType('Package') as GraphQLObjectType)}\n}\n`,
+  `# Written by codegen.ts from the schema: every field of a package. Do not edit.\nfragment FullPackage on Package {\n${selectionText(everyField(schema.getType('Package') as GraphQLObjectType))}\n}\n`,
 );
 
 const config: CodegenConfig = {
