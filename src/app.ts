@@ -22,6 +22,7 @@ import { listingFeed } from './graphql/listing-feed.js';
 import { knownOperationNames } from './graphql/operations.js';
 import { parseCache } from './graphql/parse-cache.js';
 import { persistedOperations, readManifest } from './graphql/persisted.js';
+import { preparedPhotographers } from './graphql/prepared-photographers.js';
 import { reportWithheldFields } from './graphql/private-fields.js';
 import { readSessions } from './graphql/read-session.js';
 import { wellFormedParams } from './graphql/request-params.js';
@@ -211,6 +212,9 @@ export function createApp({
       answerUnavailable(),
       ...schemaHidden,
       reportWithheldFields(),
+      // Before graphql-jit, which compiles the document this marks; after reportWithheldFields, whose answer (a new
+      // result when it adds the error) this one writes.
+      preparedPhotographers(),
       // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
       // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
       // outermost, answers the client on time while the execution winds down.

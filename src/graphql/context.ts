@@ -6,12 +6,22 @@ import { newEntities, notingEntities } from '../cache/surrogate-keys.js';
 import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import type { MatchSets } from '../listing/matches.js';
+import type { PackageRow } from '../listing/rows.js';
 import { type PoolDraw, poolDraw } from '../listing/seed-pool.js';
 import { createStore, type LastSeen, type Store } from '../listing/store.js';
 import type { Logger } from '../logger.js';
 import { graphqlSession } from './database-errors.js';
 import type { ListingFeed } from './listing-feed.js';
 import { createLoaders, type Loaders } from './loaders.js';
+
+/** Where an answer holds a photographer's prepared text (src/graphql/prepared-photographers.ts). */
+export interface PreparedPlace {
+  /** Its path in the answer's `data`. */
+  path: (string | number)[];
+  prepared: Required<Pick<PackageRow, 'photographerText' | 'photographerParts' | 'photographerHoles'>>;
+  /** Whether the caller may read the private fields. */
+  privateScope: boolean;
+}
 
 export interface Context {
   store: Store;
@@ -22,6 +32,8 @@ export interface Context {
   scopes: ReadonlySet<Scope>;
   /** Private fields answered null because the caller lacks the scope; reported once (see private-fields.ts). */
   withheld: Set<string>;
+  /** Where the answer holds photographers' prepared texts (see prepared-photographers.ts); a run made again starts afresh. */
+  preparedPhotographers: PreparedPlace[];
   /** Whether the answer may be kept by the response cache (src/cache/): cleared when it depends on chance. */
   cacheNote: CacheNote;
   /** The request's draw from the pool of seeds, for an order asked without one (src/listing/seed-pool.ts). */
@@ -82,7 +94,7 @@ export function createContextFactory(options: ContextOptions) {
       cacheNote.entities = newEntities();
       const entities = cacheNote.entities;
       const store = notingEntities(createStore(session, options.matchSets, options.lastSeen), () => entities);
-      return { session, store, loaders: createLoaders(store), database: read.role };
+      return { session, store, loaders: createLoaders(store), database: read.role, preparedPhotographers: [] };
     };
     const context: Context = {
       ...reads(),

@@ -1,7 +1,7 @@
 // Personal data (e-mail, phone, payment and CRM account ids) is readable on GraphQL only with an API key that
 // carries the `private` scope. Without it each such field is null, and the answer carries ONE `FORBIDDEN` error
 // naming the fields withheld, not one per package: a page of 100 stays readable, and the client learns why.
-import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLField, GraphQLResolveInfo } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { Context } from './context.js';
 
@@ -21,6 +21,10 @@ export const privateField = {
     return null;
   },
 } as const;
+
+/** Whether a field of the built schema is private (declared with `privateField`). */
+export const isPrivateField = (field: GraphQLField<unknown, unknown>): boolean =>
+  Boolean((field.extensions.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes);
 
 export function withheldFieldsError(fields: Iterable<string>) {
   const names = [...fields].sort();

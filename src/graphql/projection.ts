@@ -10,6 +10,7 @@ import { getNamedType, isObjectType } from 'graphql';
 // graphql-js's own field collection (used by its executor): marked internal, stable through v16.
 import { collectSubfields } from 'graphql/execution/collectFields.js';
 import { scalarFields } from '../db/columns.js';
+import { isPreparedSelection } from './prepared-photographers.js';
 
 const PACKAGE_FIELDS = new Set(scalarFields('Package').map((field) => field.name));
 
@@ -58,6 +59,8 @@ export function selectedPackageFields(
     const fields = field ? fieldReads(field) : null;
     if (!fields) return null;
     for (const f of fields) needed.add(f);
+    // A photographer asked for with every field comes as its prepared text (prepared-photographers.ts).
+    if (name === 'photographer' && isPreparedSelection(group)) needed.add('preparedPhotographer');
   }
   return [...needed];
 }

@@ -58,6 +58,14 @@ export type PackageRow = TextDecimals<Package> & {
   /** The package's v2 record as JSON text (DRF's bytes): bytea as the driver gives it, or text. */
   v2Record?: Uint8Array | string;
   lists?: PackageLists;
+  /**
+   * The photographer's GraphQL text with every field, as the read model keeps it (src/db/write/read-model.ts):
+   * its parts as one text, each part's length in bytes, and the values of the holes between them, in the order of
+   * PHOTOGRAPHER_GRAPHQL_HOLES.
+   */
+  photographerText?: Uint8Array | string;
+  photographerParts?: number[];
+  photographerHoles?: (string | null)[];
 };
 export type ImageRow = TextDecimals<Image>;
 export type PriorityTagRow = PriorityTag;

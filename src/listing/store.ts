@@ -8,7 +8,7 @@
 // work days) in one statement, as JSON built by PostgreSQL.
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
-import { V2_RECORD } from '../db/write/read-model.js';
+import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
 import { CATEGORIES, type Category, categoriesIn } from './categories.js';
 import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
 import type { PackageFilter, SqlCondition } from './filter.js';
@@ -37,17 +37,28 @@ export type PackageFields = readonly string[] | null;
 const MAX_NAMED_PROJECTIONS = 64;
 const projections = new Map<string, SqlStatement>();
 
+/** Prepared text as bytes where the driver would decode it into a JavaScript string only to be encoded again. */
+const preparedText = (column: string, asText: boolean) => (asText ? column : `convert_to(${column}, 'UTF8')`);
+
+const PHOTOGRAPHER_DOCUMENT = 'JOIN photographer_document pd ON pd.photographer_id = p.photographer_id';
+
 /**
  * Fields a package read can bring from the read model (src/db/write/read-model.ts) beside its columns: the
- * record's v2 text, and its nested lists (so they need no statement of their own).
+ * record's v2 text, its nested lists (so they need no statement of their own), and its photographer's GraphQL
+ * text with every field (src/graphql/prepared-photographers.ts), read only where a selection names it.
  */
-const PREPARED = (asText: boolean): Record<string, { column: string; join: string }> => ({
-  v2Record: {
-    // As bytes where the driver would decode text into a JavaScript string only to be encoded again.
-    column: asText ? V2_RECORD : `convert_to(${V2_RECORD}, 'UTF8')`,
-    join: 'JOIN photographer_document pd ON pd.photographer_id = p.photographer_id',
+const PREPARED = (asText: boolean): Record<string, { select: string; joins: string[]; onlyNamed?: boolean }> => ({
+  v2Record: { select: `${preparedText(V2_RECORD, asText)} AS "v2Record"`, joins: [PHOTOGRAPHER_DOCUMENT] },
+  lists: { select: 'd.lists AS "lists"', joins: [] },
+  preparedPhotographer: {
+    // The parts as one text, the parts' lengths in bytes, and the holes' values (PHOTOGRAPHER_GRAPHQL_HOLES).
+    select: `${preparedText("array_to_string(pd.graphql_parts, '')", asText)} AS "photographerText",
+      (SELECT array_agg(octet_length(u.part) ORDER BY u.n) FROM unnest(pd.graphql_parts) WITH ORDINALITY u(part, n))
+        AS "photographerParts",
+      ARRAY[${Object.values(PHOTOGRAPHER_GRAPHQL_HOLES).map((column) => `pph."${column}"`)}]::text[] AS "photographerHoles"`,
+    joins: [PHOTOGRAPHER_DOCUMENT, 'JOIN photographer pph ON pph.id = p.photographer_id'],
+    onlyNamed: true,
   },
-  lists: { column: 'd.lists', join: '' },
 });
 
 /**
@@ -55,13 +66,14 @@ const PREPARED = (asText: boolean): Record<string, { column: string; join: strin
  * `asText`: the session reads long texts as text (see ReadSession.textOverBytes).
  */
 function packageColumns(fields: PackageFields, asText = false): { columns: string; joins: string } {
-  const prepared = Object.entries(PREPARED(asText)).filter(([name]) => !fields || fields.includes(name));
+  const prepared = Object.entries(PREPARED(asText))
+    .filter(([name, p]) => (fields ? fields.includes(name) : !p.onlyNamed))
+    .map(([, p]) => p);
   if (prepared.length === 0) return { columns: selectList('Package', 'p', '', fields), joins: '' };
+  const joins = new Set(['JOIN package_document d ON d.package_id = p.id', ...prepared.flatMap((p) => p.joins)]);
   return {
-    columns: [selectList('Package', 'p', '', fields), ...prepared.map(([name, p]) => `${p.column} AS "${name}"`)].join(
-      ', ',
-    ),
-    joins: ['JOIN package_document d ON d.package_id = p.id', ...prepared.map(([, p]) => p.join)].join(' '),
+    columns: [selectList('Package', 'p', '', fields), ...prepared.map((p) => p.select)].join(', '),
+    joins: [...joins].join(' '),
   };
 }
 

@@ -30,7 +30,9 @@ async function storedAndRebuilt() {
       `SELECT package_id::text AS id, v2_rest || ' ' || lists::text AS doc FROM (${from}) x ORDER BY 1`,
     );
   const photographers = (from: string) =>
-    query<{ id: string; doc: string }>(`SELECT photographer_id::text AS id, v2 AS doc FROM (${from}) x ORDER BY 1`);
+    query<{ id: string; doc: string }>(
+      `SELECT photographer_id::text AS id, v2 || ' ' || graphql_parts::text AS doc FROM (${from}) x ORDER BY 1`,
+    );
   return {
     stored: {
       packages: await packages('SELECT * FROM package_document'),

@@ -206,12 +206,13 @@ describe('SQL statements per request', () => {
     return statements;
   }
 
-  it('a page with every field is two statements for limit 1, 50 and 100: the page with its lists, the photographers', async () => {
+  it('a page with every field is one statement for limit 1, 50 and 100: the page with its lists and photographers', async () => {
     for (const limit of [1, 50, 100]) {
       const statements = await statementsFor(FullPageDocument, { limit, seed: 11 });
-      expect(statements).toHaveLength(2);
-      // The nested lists come from the read model with the page, never from their link tables.
-      expect(statements.join('\n')).not.toMatch(/\bFROM package_image\b/);
+      expect(statements).toHaveLength(1);
+      // The nested lists and the photographers come from the read model with the page, never from their tables.
+      expect(statements[0]).not.toMatch(/\bFROM (package_image|social|calendar_work_day)\b/);
+      expect(statements[0]).toMatch(/\bphotographer_document\b/);
     }
   });
 
@@ -228,7 +229,10 @@ describe('SQL statements per request', () => {
 
   it('a page with every field runs these statements (a change to the SQL shows here)', async () => {
     const statements = await statementsFor(FullPageDocument, { limit: 5, seed: 11 });
-    await expect(statements.join(';\n\n')).toMatchFileSnapshot('./__snapshots__/full-page.sql');
+    // PostgreSQL's reads take prepared text as bytes, the embedded engine's as text (src/listing/store.ts): the
+    // statement is otherwise the same on both.
+    const asText = statements.map((sql) => sql.replace(/convert_to\((.+?), 'UTF8'\)/g, '$1'));
+    await expect(asText.join(';\n\n')).toMatchFileSnapshot('./__snapshots__/full-page.sql');
   });
 
   it('a page of scalar package fields is one statement, the count with it, no nested read', async () => {

@@ -172,7 +172,17 @@ const SELECTIONS: Record<string, { selection: string; fields: string[] }> = {
     selection: '{ title location { name } images { id } }',
     fields: ['id', 'title', 'latitude', 'longitude', 'locationName', 'lists'],
   },
-  full: { selection: '{ ...FullPackage }', fields: [...scalarFields('Package').map((field) => field.name), 'lists'] },
+  // Every field: the photographer's too, which comes as its prepared text (src/graphql/prepared-photographers.ts).
+  full: {
+    selection: '{ ...FullPackage }',
+    fields: [
+      ...scalarFields('Package').map((field) => field.name),
+      'lists',
+      'photographerText',
+      'photographerParts',
+      'photographerHoles',
+    ],
+  },
 };
 
 interface Door {

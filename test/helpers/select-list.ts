@@ -4,7 +4,7 @@
 /** Whether a statement reads the package table or the package's prepared document, under any alias. */
 export const readsPackages = (sql: string) => /\b(?:FROM|JOIN)\s+package(?:_document)?\b/i.test(sql);
 
-/** The items of a statement's top-level select list (up to its FROM, outside parentheses and quotes). */
+/** The items of a statement's top-level select list (up to its FROM, outside parentheses, brackets and quotes). */
 function selectItems(sql: string): string[] {
   const body = sql.replace(/^\s*SELECT\s+/i, '');
   const items: string[] = [];
@@ -17,9 +17,9 @@ function selectItems(sql: string): string[] {
       if (c === quote) quote = null;
     } else if (c === "'" || c === '"') {
       quote = c;
-    } else if (c === '(') {
+    } else if (c === '(' || c === '[') {
       depth++;
-    } else if (c === ')') {
+    } else if (c === ')' || c === ']') {
       depth--;
     } else if (depth === 0 && c === ',') {
       items.push(item.trim());

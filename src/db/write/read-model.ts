@@ -9,6 +9,8 @@
 //   kept once and joined in when a page is read, so a photographer's change rewrites one row, not every package.
 // - A package's nested lists as the GraphQL resolvers take them (rows under their model field names), so a page's
 //   statement brings them and the loaders are primed instead of asked.
+// - A photographer's GraphQL object with every field, as graphql-js writes it, in parts around the fields the
+//   server writes per request (src/graphql/prepared-photographers.ts).
 //
 // One function builds it (`rebuildReadModel`); the writers call it through `bumpListingVersion`, and a test calls
 // the same SQL again and compares, so it cannot drift from the tables.
@@ -17,7 +19,7 @@ import * as contract from '../../v2/contract.js';
 import { jsonObject, type ModelName, scalarFields } from '../columns.js';
 
 /** Bumped whenever what the read model holds changes shape: a start that finds another builds it again. */
-export const READ_MODEL_FORMAT = 1;
+export const READ_MODEL_FORMAT = 2;
 
 type Shape = z.ZodObject<z.ZodRawShape>;
 
@@ -96,6 +98,144 @@ const PHOTOGRAPHER_V2 = drfText(
   }),
 );
 
+// The photographer's GraphQL object, as graphql-js writes `photographer { ...every field }` (fields in the
+// schema's order, which is by name), in parts between which the server writes the holes' values. Values
+// as the resolvers give them: decimals as their text, clock times and work times read from their stored JSON
+// text (the import checked their shape: src/v2/contract.ts), createdAt as src/v2/timestamp.ts writes it.
+
+/** A GraphQL object's text from its fields' value expressions, fields in the schema's order (by name). */
+const graphqlObject = (members: Record<string, string>) => {
+  const keys = Object.keys(members).sort();
+  return membersText(keys, (key) => members[key] as string, '{', '}');
+};
+
+/** A column of the photographer `ph` as JSON text, `null` for NULL. */
+const ph = (column: string) => columnText('Photographer', 'ph', column);
+
+/** A stored `{"hour":..,"minute":..}` text as a ClockTime object. */
+const clockText = (text: string) =>
+  `'{"hour":' || ((${text})::jsonb->>'hour')::numeric::int || ',"minute":' || ((${text})::jsonb->>'minute')::numeric::int || '}'`;
+
+/** An HHMM integer in a string (`"1700"`) as a ClockTime object. */
+const hhmmText = (text: string) =>
+  `'{"hour":' || ((${text})::int / 100) || ',"minute":' || ((${text})::int % 100) || '}'`;
+
+const WORK_TIMES = `coalesce((SELECT '[' || string_agg('{"end":' || ${hhmmText("w.value->>'end'")} || ',"start":' || ${hhmmText("w.value->>'start'")} || '}', ',' ORDER BY w.ordinality) || ']'
+  FROM jsonb_array_elements(l.work_times::jsonb) WITH ORDINALITY w), '[]')`;
+
+const IMAGE_GRAPHQL = graphqlObject({
+  dimensions: `'{"height":' || i.height || ',"width":' || i.width || '}'`,
+  filesizeMb: columnText('Image', 'i', 'filesize_mb'),
+  id: columnText('Image', 'i', 'id'),
+  image: columnText('Image', 'i', 'image'),
+  imageTitle: columnText('Image', 'i', 'image_title'),
+  mobileThumbnail: columnText('Image', 'i', 'mobile_thumbnail'),
+  preload: columnText('Image', 'i', 'preload'),
+  thumbnail: columnText('Image', 'i', 'thumbnail'),
+});
+
+/** Every field of the photographer in GraphQL but the holes (PHOTOGRAPHER_GRAPHQL_HOLES), which the server writes. */
+const PHOTOGRAPHER_GRAPHQL_FIELDS: Record<string, string> = {
+  activeSubscriptionName: ph('active_subscription_name'),
+  activeWebsite: ph('active_website'),
+  backgroundColor: ph('background_color'),
+  buffer: clockText('ph.buffer'),
+  bufferJson: ph('buffer'),
+  calendarWorkDays: arrayText(
+    graphqlObject({
+      active: columnText('CalendarWorkDay', 'l', 'active'),
+      day: columnText('CalendarWorkDay', 'l', 'day'),
+      id: columnText('CalendarWorkDay', 'l', 'id'),
+      shortcut: columnText('CalendarWorkDay', 'l', 'shortcut'),
+      workTimes: WORK_TIMES,
+      workTimesJson: columnText('CalendarWorkDay', 'l', 'work_times'),
+    }),
+    'FROM calendar_work_day l WHERE l.photographer_id = ph.id',
+  ),
+  calendarsJson: ph('calendars_json'),
+  companyImage: ph('company_image'),
+  companyName: ph('company_name'),
+  coverImages: arrayText(
+    IMAGE_GRAPHQL,
+    'FROM photographer_cover_image l JOIN image i ON i.id = l.image_id WHERE l.photographer_id = ph.id',
+  ),
+  createdAt: createdAtText,
+  currencyCode: ph('currency_code'),
+  currencySymbol: ph('currency_symbol'),
+  designedByPlatform: ph('designed_by_platform'),
+  displayFont: ph('display_font'),
+  displayImage: ph('display_image'),
+  domain: ph('domain'),
+  endWorkTime: clockText('ph.end_work_time'),
+  endWorkTimeJson: ph('end_work_time'),
+  faviconImage: ph('favicon_image'),
+  fontColor: ph('font_color'),
+  freePlusMarketplacePlan: ph('free_plus_marketplace_plan'),
+  id: ph('id'),
+  isCreatorOnly: ph('is_creator_only'),
+  location: graphqlObject({
+    latitude: ph('latitude'),
+    longitude: ph('longitude'),
+    name: ph('location_name'),
+  }),
+  login: ph('login'),
+  name: ph('name'),
+  nextCustomDomain: ph('next_custom_domain'),
+  overrideCurrencyCode: ph('override_currency_code'),
+  overrideCurrencySymbol: ph('override_currency_symbol'),
+  paymentsOnboardCompleted: ph('payments_onboard_completed'),
+  planExternalWebsite: ph('plan_external_website'),
+  review: `coalesce((SELECT ${graphqlObject({
+    id: columnText('Review', 'r', 'id'),
+    number: columnText('Review', 'r', 'number'),
+    rating: columnText('Review', 'r', 'rating'),
+    url: columnText('Review', 'r', 'url'),
+  })} FROM review r WHERE r.photographer_id = ph.id), 'null')`,
+  secondaryFont: ph('secondary_font'),
+  socials: arrayText(
+    graphqlObject({
+      id: columnText('Social', 'l', 'id'),
+      socialSite: graphqlObject({
+        description: columnText('SocialSite', 'ss', 'description'),
+        icon: columnText('SocialSite', 'ss', 'icon'),
+        id: columnText('SocialSite', 'ss', 'id'),
+        name: columnText('SocialSite', 'ss', 'name'),
+      }),
+      url: columnText('Social', 'l', 'url'),
+    }),
+    'FROM social l JOIN social_site ss ON ss.id = l.social_site_id WHERE l.photographer_id = ph.id',
+  ),
+  startWorkTime: clockText('ph.start_work_time'),
+  startWorkTimeJson: ph('start_work_time'),
+  taxRate: ph('tax_rate'),
+};
+
+/**
+ * The fields whose values the server writes between the parts of the photographer's GraphQL text, by the column
+ * that holds each: the private ones (null or the value, by the caller's scope), and calendars (calendarsJson
+ * parsed and written again, which SQL cannot do as JSON.stringify does).
+ */
+export const PHOTOGRAPHER_GRAPHQL_HOLES = {
+  calendars: 'calendars_json',
+  crmOrganizationId: 'crm_organization_id',
+  paymentsUserId: 'payments_user_id',
+  phone: 'phone',
+} as const;
+
+/** The photographer's GraphQL text as parts (text[]), cut after each hole's `"field":`. */
+const PHOTOGRAPHER_GRAPHQL_PARTS = (() => {
+  const keys = [...Object.keys(PHOTOGRAPHER_GRAPHQL_FIELDS), ...Object.keys(PHOTOGRAPHER_GRAPHQL_HOLES)].sort();
+  const parts: string[][] = [[]];
+  keys.forEach((key, i) => {
+    const part = parts[parts.length - 1] as string[];
+    part.push(`'${i === 0 ? '{' : ','}"${key}":'`);
+    if (key in PHOTOGRAPHER_GRAPHQL_HOLES) parts.push([]);
+    else part.push(PHOTOGRAPHER_GRAPHQL_FIELDS[key] as string);
+  });
+  (parts[parts.length - 1] as string[]).push(`'}'`);
+  return `ARRAY[${parts.map((part) => `array_to_string(ARRAY[${part.join(', ')}], '')`).join(', ')}]`;
+})();
+
 /** The keys a package record opens with, whose values a page's read joins in (see `V2_RECORD`). */
 const OPENING = ['identifier', 'photographer'];
 const packageKeys = Object.keys(contract.Package.shape);
@@ -151,8 +291,9 @@ const PACKAGE_LISTS = `json_build_object(
 /** The documents of the listed packages and of their photographers, as the tables hold them now. */
 export const PACKAGE_DOCUMENTS = `SELECT p.id AS package_id, ${PACKAGE_V2_REST} AS v2_rest, ${PACKAGE_LISTS} AS lists
   FROM package p WHERE p.status = 1`;
-export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2 FROM photographer ph
-  WHERE ${LISTED('ph.id')}`;
+export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2,
+    ${PHOTOGRAPHER_GRAPHQL_PARTS} AS graphql_parts
+  FROM photographer ph WHERE ${LISTED('ph.id')}`;
 
 /** Runs SQL (with parameters $1, ...) in the writing transaction. */
 export type Execute = (sql: string, ...params: unknown[]) => Promise<unknown>;
@@ -198,7 +339,7 @@ export async function rebuildReadModel(execute: Execute, change?: ReadModelChang
   if (!change) {
     await execute('DELETE FROM package_document');
     await execute('DELETE FROM photographer_document');
-    await execute(`INSERT INTO photographer_document (photographer_id, v2) ${PHOTOGRAPHER_DOCUMENTS}`);
+    await execute(`INSERT INTO photographer_document (photographer_id, v2, graphql_parts) ${PHOTOGRAPHER_DOCUMENTS}`);
     await execute(`INSERT INTO package_document (package_id, v2_rest, lists) ${PACKAGE_DOCUMENTS}`);
   } else {
     const params = [
@@ -226,7 +367,7 @@ export async function rebuildReadModel(execute: Execute, change?: ReadModelChang
       ...params,
     );
     await execute(
-      `INSERT INTO photographer_document (photographer_id, v2)
+      `INSERT INTO photographer_document (photographer_id, v2, graphql_parts)
         ${CHANGE} ${PHOTOGRAPHER_DOCUMENTS} AND ph.id IN (${TOUCHED_PHOTOGRAPHERS})`,
       ...params,
     );

@@ -1,6 +1,7 @@
 import { type PackageRow, Utf8Json } from '../../listing/rows.js';
 import { builder } from '../builder.js';
 import { upTo } from '../limits.js';
+import { preparedPhotographer, wantsPreparedPhotographer } from '../prepared-photographers.js';
 import { privateField } from '../private-fields.js';
 import { reads } from '../projection.js';
 import { LinkedAddOn } from './add-on.js';
@@ -22,7 +23,8 @@ export const Package = builder.prismaObject('Package', {
       ...reads('photographerId'),
       type: Photographer,
       description: 'The photographer who offers the package.',
-      resolve: async (p, _args, ctx) => {
+      resolve: async (p, _args, ctx, info) => {
+        if (wantsPreparedPhotographer(info)) return preparedPhotographer(p, ctx, info);
         const photographer = await ctx.loaders.photographer.load(p.photographerId);
         if (!photographer) throw new Error(`photographer ${p.photographerId} of package ${p.id} is missing`);
         return photographer;
