@@ -27,6 +27,23 @@ async function gauge(url: string): Promise<number> {
   return Number(/^graphql_event_streams (\d+)$/m.exec(metrics.body.toString())?.[1]);
 }
 
+/** Serves 20 slim pages of 24 (seeds from `firstSeed`), each checked; returns how long each took, in ms. */
+async function servePages(url: string, firstSeed: number): Promise<number[]> {
+  const pageMs: number[] = [];
+  for (let seed = firstSeed; seed < firstSeed + 20; seed++) {
+    const started = performance.now();
+    const page = await send(url, {
+      method: 'GET',
+      path: `/graphql?query=${encodeURIComponent(`{ packages(limit: 24, seed: ${seed}) { count results { id title price } } }`)}`,
+      headers: { accept: 'application/json' },
+    });
+    pageMs.push(performance.now() - started);
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.body.toString()).data.packages.results).toHaveLength(24);
+  }
+  return pageMs;
+}
+
 describe(`${STREAMS} open streams on one instance (${engineName})`, () => {
   let server: ServerProcess;
   let database: { url: string; drop: () => Promise<void> } | undefined;
@@ -51,6 +68,9 @@ describe(`${STREAMS} open streams on one instance (${engineName})`, () => {
   });
 
   it(`holds ${STREAMS} in bounded memory while serving pages, and stops with them open`, async () => {
+    // Pages first, so that what serving them takes (the embedded database's WebAssembly memory grows and never
+    // gives back) is in the measure before the streams, not counted as theirs.
+    await servePages(server.url, 0);
     const before = rssMb(server.pid);
     const opening = performance.now();
     for (let n = 0; n < STREAMS; n += BATCH) {
@@ -64,18 +84,7 @@ describe(`${STREAMS} open streams on one instance (${engineName})`, () => {
     await refused.ended;
     expect(refused.status).toBe(503);
 
-    const pageMs: number[] = [];
-    for (let n = 0; n < 20; n++) {
-      const started = performance.now();
-      const page = await send(server.url, {
-        method: 'GET',
-        path: `/graphql?query=${encodeURIComponent(`{ packages(limit: 24, seed: ${n}) { count results { id title price } } }`)}`,
-        headers: { accept: 'application/json' },
-      });
-      pageMs.push(performance.now() - started);
-      expect(page.status).toBe(200);
-      expect(JSON.parse(page.body.toString()).data.packages.results).toHaveLength(24);
-    }
+    const pageMs = await servePages(server.url, 100);
     const held = rssMb(server.pid);
     console.log(`VmRSS ${Math.round(before)} MB before, ${Math.round(held)} MB with ${STREAMS} streams open`);
     if (onPostgres) expect(held).toBeLessThan(RSS_LIMIT_MB);
