@@ -52,9 +52,7 @@ const PREPARED = (asText: boolean): Record<string, { select: string; joins: stri
   lists: { select: 'd.lists AS "lists"', joins: [] },
   preparedPhotographer: {
     // The parts as one text, the parts' lengths in bytes, and the holes' values (PHOTOGRAPHER_GRAPHQL_HOLES).
-    select: `${preparedText("array_to_string(pd.graphql_parts, '')", asText)} AS "photographerText",
-      (SELECT array_agg(octet_length(u.part) ORDER BY u.n) FROM unnest(pd.graphql_parts) WITH ORDINALITY u(part, n))
-        AS "photographerParts",
+    select: `${preparedText('pd.graphql', asText)} AS "photographerText", pd.graphql_part_lengths AS "photographerParts",
       ARRAY[${Object.values(PHOTOGRAPHER_GRAPHQL_HOLES).map((column) => `pph."${column}"`)}]::text[] AS "photographerHoles"`,
     joins: [PHOTOGRAPHER_DOCUMENT, 'JOIN photographer pph ON pph.id = p.photographer_id'],
     onlyNamed: true,

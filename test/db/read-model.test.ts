@@ -31,7 +31,7 @@ async function storedAndRebuilt() {
     );
   const photographers = (from: string) =>
     query<{ id: string; doc: string }>(
-      `SELECT photographer_id::text AS id, v2 || ' ' || graphql_parts::text AS doc FROM (${from}) x ORDER BY 1`,
+      `SELECT photographer_id::text AS id, v2 || ' ' || graphql || ' ' || graphql_part_lengths::text AS doc FROM (${from}) x ORDER BY 1`,
     );
   return {
     stored: {

@@ -292,8 +292,11 @@ const PACKAGE_LISTS = `json_build_object(
 export const PACKAGE_DOCUMENTS = `SELECT p.id AS package_id, ${PACKAGE_V2_REST} AS v2_rest, ${PACKAGE_LISTS} AS lists
   FROM package p WHERE p.status = 1`;
 export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2,
-    ${PHOTOGRAPHER_GRAPHQL_PARTS} AS graphql_parts
-  FROM photographer ph WHERE ${LISTED('ph.id')}`;
+    array_to_string(g.parts, '') AS graphql,
+    (SELECT array_agg(octet_length(u.part) ORDER BY u.n) FROM unnest(g.parts) WITH ORDINALITY u(part, n))
+      AS graphql_part_lengths
+  FROM photographer ph CROSS JOIN LATERAL (SELECT ${PHOTOGRAPHER_GRAPHQL_PARTS} AS parts) g
+  WHERE ${LISTED('ph.id')}`;
 
 /** Runs SQL (with parameters $1, ...) in the writing transaction. */
 export type Execute = (sql: string, ...params: unknown[]) => Promise<unknown>;
@@ -339,7 +342,9 @@ export async function rebuildReadModel(execute: Execute, change?: ReadModelChang
   if (!change) {
     await execute('DELETE FROM package_document');
     await execute('DELETE FROM photographer_document');
-    await execute(`INSERT INTO photographer_document (photographer_id, v2, graphql_parts) ${PHOTOGRAPHER_DOCUMENTS}`);
+    await execute(
+      `INSERT INTO photographer_document (photographer_id, v2, graphql, graphql_part_lengths) ${PHOTOGRAPHER_DOCUMENTS}`,
+    );
     await execute(`INSERT INTO package_document (package_id, v2_rest, lists) ${PACKAGE_DOCUMENTS}`);
   } else {
     const params = [
@@ -367,7 +372,7 @@ export async function rebuildReadModel(execute: Execute, change?: ReadModelChang
       ...params,
     );
     await execute(
-      `INSERT INTO photographer_document (photographer_id, v2, graphql_parts)
+      `INSERT INTO photographer_document (photographer_id, v2, graphql, graphql_part_lengths)
         ${CHANGE} ${PHOTOGRAPHER_DOCUMENTS} AND ph.id IN (${TOUCHED_PHOTOGRAPHERS})`,
       ...params,
     );

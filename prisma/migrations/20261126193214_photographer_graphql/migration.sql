@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "photographer_document" ADD COLUMN     "graphql_parts" TEXT[] DEFAULT ARRAY[]::TEXT[];
