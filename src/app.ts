@@ -29,6 +29,7 @@ import { wellFormedParams } from './graphql/request-params.js';
 import { schema } from './graphql/schema.js';
 import { tracePhases } from './graphql/tracing.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
+import { cacheHeaders } from './http/cache-headers.js';
 import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
@@ -194,6 +195,9 @@ export function createApp({
       postsMustBeJson(),
 
       // -- The doors --
+      // Before the cache: the answers it keeps carry the Vary this adds, and it sets the Cache-Control of those it
+      // shares; every other answer is marked for no shared cache.
+      cacheHeaders({ v2KeysRequired: settings.v2ApiKeys !== undefined }),
       // The cache's onRequest before both doors (a hit ends the request), its onResponse before compression:
       // it keeps answers uncompressed and encodes its hits itself, which compression then leaves alone.
       ...cache,
