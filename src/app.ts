@@ -4,7 +4,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
 import { answerFingerprint, apqOn } from './cache/fingerprint.js';
-import { startPurger } from './cache/purge.js';
+import { REPURGE_MARGIN_MS, startPurger } from './cache/purge.js';
 import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
@@ -108,6 +108,7 @@ export function createApp({
     redis,
     registry: metrics.registry,
     logger,
+    repurgeAfterMs: settings.requestTimeoutMs + REPURGE_MARGIN_MS,
   });
   countEventStreams(metrics, streams);
   const callerOf = callerIdentity(settings);
@@ -233,11 +234,11 @@ export function createApp({
       // processors come before every plugin here; this one takes over the streams they would write.
       streams.plugin,
       {
-        onDispose: () => {
-          purger.stop();
+        onDispose: async () => {
           streams.closeAll();
+          await purger.stop();
           listingWatch.stop();
-          return redis?.close();
+          await redis?.close();
         },
       },
     ],
