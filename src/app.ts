@@ -112,14 +112,16 @@ export function createApp({
   const callerOf = callerIdentity(settings);
   const manifestFile = settings.persistedOperations.file;
   const manifest = manifestFile ? readManifest(manifestFile) : undefined;
-  const apqStore = apqOn(settings) ? createApqStore({ ...settings.apq, redis }) : undefined;
+  const apqStore = apqOn(settings)
+    ? createApqStore({ ...settings.apq, redis, registry: metrics.registry, logger })
+    : undefined;
   const apq: Plugin[] = apqStore
     ? [
         automaticPersistedQueries({
           store: apqStore,
           manifest,
           maxTokens: settings.limits.tokens,
-          registrationsPerMinute: settings.apq.registrationsPerMinute,
+          bounds: settings.apq,
           redis,
           callerOf,
         }),

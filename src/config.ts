@@ -70,9 +70,19 @@ export type Config = {
   persistedOperations: { file?: string; only: boolean };
   /**
    * Automatic persisted queries (src/graphql/apq.ts): documents kept in memory (0 turns APQ off) and their bytes,
-   * new documents a client may register per minute (0: no bound), and how long Redis keeps one.
+   * new documents a client may register per minute (0: no bound), how long Redis keeps one, the largest document
+   * registered, and the bytes kept in Redis within a TTL by every instance (0: none) and registered by one client
+   * (0: no bound).
    */
-  apq: { maxQueries: number; maxBytes: number; registrationsPerMinute: number; ttlMs: number };
+  apq: {
+    maxQueries: number;
+    maxBytes: number;
+    registrationsPerMinute: number;
+    ttlMs: number;
+    maxDocumentBytes: number;
+    redisMaxBytes: number;
+    maxBytesPerCaller: number;
+  };
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
@@ -175,6 +185,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.APQ_MAX_BYTES,
       registrationsPerMinute: e.APQ_REGISTRATIONS,
       ttlMs: e.APQ_TTL,
+      maxDocumentBytes: e.APQ_MAX_DOCUMENT_BYTES,
+      redisMaxBytes: e.APQ_REDIS_MAX_BYTES,
+      maxBytesPerCaller: e.APQ_MAX_BYTES_PER_CALLER,
     },
     maxBodyBytes: e.MAX_BODY_BYTES,
     filterCacheBytes: e.FILTER_CACHE_BYTES,

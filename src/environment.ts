@@ -253,6 +253,21 @@ export const environment = z.object({
   APQ_TTL: seconds(1, 30 * 86_400)
     .prefault('86400')
     .describe('seconds a registered document is kept, in memory and in Redis'),
+  APQ_MAX_DOCUMENT_BYTES: wholeNumber(1024, 10 * 1024 * 1024)
+    .prefault('16384')
+    .describe(
+      "bytes (UTF-8) of a document registered by automatic persisted queries; a longer one gets 400 `QUERY_LIMIT_EXCEEDED` before it is hashed or kept. The largest document the project's clients send, a page with every field of a package, is 2.9 kB: 16 KiB leaves five times that for a storefront's own fragments, while comments and long strings, which `GRAPHQL_MAX_TOKENS` does not count, stop there",
+    ),
+  APQ_REDIS_MAX_BYTES: wholeNumber(0, 64 * 1024 ** 3)
+    .prefault('67108864')
+    .describe(
+      'bytes of registered documents all instances keep in Redis within `APQ_TTL`, counted in Redis; past it a new document is kept in the memory of the instance that registered it only (its client is served) until older ones expire; `0`: none in Redis',
+    ),
+  APQ_MAX_BYTES_PER_CALLER: wholeNumber(0, 64 * 1024 ** 3)
+    .prefault('524288')
+    .describe(
+      'bytes of new documents one client (its API key, else its address) may register within `APQ_TTL`, counted in Redis across instances: past it 429 `RATE_LIMITED` with `Retry-After`; `0`: no bound. A document counts a quarter more than its bytes, and 256 for its key: 512 KiB is some 130 pages of every field, or 25 documents of `APQ_MAX_DOCUMENT_BYTES`',
+    ),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024)
     .prefault('102400')
     .describe('largest request body; larger ones get 413'),
