@@ -57,6 +57,7 @@ export type AppSettings = Pick<
   | 'cdnMaxAgeSeconds'
   | 'purgeUrls'
   | 'sseMaxConnections'
+  | 'sseMaxPerCaller'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'apq'
@@ -94,7 +95,9 @@ export function createApp({
   streams: givenStreams,
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
-  const streams = givenStreams ?? createEventStreams({ max: settings.sseMaxConnections, logger });
+  const streams =
+    givenStreams ??
+    createEventStreams({ max: settings.sseMaxConnections, perCaller: settings.sseMaxPerCaller, logger });
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
@@ -229,7 +232,7 @@ export function createApp({
       ...(tracingOn() ? [tracePhases()] : []),
       // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
       // processors come before every plugin here; this one takes over the streams they would write.
-      streams.plugin,
+      streams.plugin(callerOf),
       {
         onDispose: () => {
           purger.stop();

@@ -101,6 +101,8 @@ export type Config = {
   listingWatchMs: number;
   /** Subscription streams (Server-Sent Events) open at once on an instance, at most; 0: none. */
   sseMaxConnections: number;
+  /** Subscription streams one caller may hold open at once on an instance; 0: no bound of its own. */
+  sseMaxPerCaller: number;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
@@ -199,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cdnMaxAgeSeconds: e.CDN_MAX_AGE,
     purgeUrls: e.PURGE_URLS,
     sseMaxConnections: e.SSE_MAX_CONNECTIONS,
+    sseMaxPerCaller: e.SSE_MAX_PER_CALLER,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

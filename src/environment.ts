@@ -313,6 +313,11 @@ export const environment = z.object({
     .describe(
       '`listingChanged` streams (Server-Sent Events) open at once per instance; past it a 503; `0` refuses them all',
     ),
+  SSE_MAX_PER_CALLER: wholeNumber(0, 100_000)
+    .prefault('10')
+    .describe(
+      '`listingChanged` streams one client (its API key, else its address) may hold open at once on an instance; past it a 429 with `Retry-After`, so that one client cannot take the room `SSE_MAX_CONNECTIONS` leaves everyone; `0`: no bound of its own. A page needs one stream; 10 leaves room for a few tabs, or a few people behind one address',
+    ),
   CORS_ORIGINS: origins
     .prefault('*')
     .describe(

@@ -22,7 +22,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const db = await prepareDatabase(config, log);
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
-  const streams = createEventStreams({ max: config.sseMaxConnections, logger: log });
+  const streams = createEventStreams({ max: config.sseMaxConnections, perCaller: config.sseMaxPerCaller, logger: log });
   const app = createApp({
     db,
     logger: log,
