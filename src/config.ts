@@ -85,6 +85,8 @@ export type Config = {
   };
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
+  /** Connections one client address may hold open at once (0: no bound); not applied behind a trusted proxy. */
+  maxConnectionsPerAddress: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
   filterCacheBytes: number;
   /** Memory for cached answers (src/cache/); 0 turns the response cache off. */
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytesPerCaller: e.APQ_MAX_BYTES_PER_CALLER,
     },
     maxBodyBytes: e.MAX_BODY_BYTES,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
     responseCacheBytes: e.RESPONSE_CACHE_BYTES,
     seedPool: e.SEED_POOL,

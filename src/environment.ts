@@ -271,6 +271,11 @@ export const environment = z.object({
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024)
     .prefault('102400')
     .describe('largest request body; larger ones get 413'),
+  MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(0, 1_000_000)
+    .prefault('128')
+    .describe(
+      "connections one client address may hold open at once on an instance; past it the connection's request is answered 429 with `Retry-After` and the connection closed; `0`: no bound. Not applied with `TRUST_PROXY=true`, where every connection is the proxy's: bound clients there. A browser opens at most 6; 128 leaves room for a storefront's server-side connection pool or an office behind one address",
+    ),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3)
     .prefault('33554432')
     .describe("memory for the filters' matching positions kept between requests (4 bytes a match)"),

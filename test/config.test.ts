@@ -142,6 +142,13 @@ describe('configuration', () => {
     });
   });
 
+  it('bounds what one client may hold by default: connections per address and event streams', () => {
+    const defaults = loadConfig({});
+    expect([defaults.maxConnectionsPerAddress, defaults.sseMaxPerCaller]).toEqual([128, 10]);
+    const set = loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0', SSE_MAX_PER_CALLER: '2' });
+    expect([set.maxConnectionsPerAddress, set.sseMaxPerCaller]).toEqual([0, 2]);
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
   });
