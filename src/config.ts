@@ -71,8 +71,7 @@ export type Config = {
   /**
    * Automatic persisted queries (src/graphql/apq.ts): documents kept in memory (0 turns APQ off) and their bytes,
    * new documents a client may register per minute (0: no bound), how long Redis keeps one, the largest document
-   * registered, and the bytes kept in Redis within a TTL by every instance (0: none) and registered by one client
-   * (0: no bound).
+   * registered, and the bytes kept in Redis within a TTL for every client (0: none) and for one (0: no bound).
    */
   apq: {
     maxQueries: number;

@@ -266,7 +266,7 @@ export const environment = z.object({
   APQ_MAX_BYTES_PER_CALLER: wholeNumber(0, 64 * 1024 ** 3)
     .prefault('524288')
     .describe(
-      'bytes of new documents one client (its API key, else its address) may register within `APQ_TTL`, counted in Redis across instances: past it 429 `RATE_LIMITED` with `Retry-After`; `0`: no bound. A document counts a quarter more than its bytes, and 256 for its key: 512 KiB is some 130 pages of every field, or 25 documents of `APQ_MAX_DOCUMENT_BYTES`',
+      'bytes of new documents one client (its API key, else its address) may have kept in Redis within `APQ_TTL`, counted there across instances: past it 429 `RATE_LIMITED` with `Retry-After`; `0`: no bound. A document counts a quarter more than its bytes, and 384 for its key and counters: 512 KiB is some 130 pages of every field, or 25 documents of `APQ_MAX_DOCUMENT_BYTES`',
     ),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024)
     .prefault('102400')

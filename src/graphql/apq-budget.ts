@@ -5,10 +5,11 @@
 // The bytes are counted in Redis, in time buckets (BUCKETS per APQ_TTL; an hour each at the default TTL): one
 // counter per bucket for everyone, one per bucket and caller, each expiring once no document it counted can be
 // alive. A registration sums the buckets that may still hold live documents, and one Lua script (atomic, so
-// instances registering at once cannot both take the last room) refuses the caller past its budget, counts the
-// document against it, and stores the document only while the total leaves room. A document counts as a quarter
-// more than its UTF-8 bytes (what Redis's allocator may round a value up to) and ENTRY_BYTES for its key, Redis's
-// bookkeeping and the counters.
+// instances registering at once cannot both take the last room) refuses the caller past its budget, and stores
+// and counts the document only while the total leaves room (past it, the document is kept by the instance alone,
+// and neither counted nor given a counter in Redis: nothing a caller does then adds to what Redis keeps). A
+// document counts as a quarter more than its UTF-8 bytes (what Redis's allocator may round a value up to) and
+// ENTRY_BYTES for its key, Redis's bookkeeping and the two counters it may begin.
 //
 // The counters are Redis keys like any other: under `maxmemory` with `allkeys-lru`, Redis may evict a cold one,
 // and its bytes are then forgotten (the bound loosens by them; it never refuses more).
@@ -17,7 +18,7 @@ import type { SharedRedis } from '../http/redis.js';
 /** Buckets per APQ_TTL: the window is counted to within one bucket. */
 const BUCKETS = 24;
 /** What a kept document costs Redis besides its text: its key, Redis's bookkeeping of it, a share of the counters. */
-export const ENTRY_BYTES = 256;
+export const ENTRY_BYTES = 384;
 const COUNTER_PREFIX = 'lgw:apq-bytes:';
 
 /** What a document counts against the budgets. */
@@ -39,7 +40,7 @@ export type Sharing = { kept: 'shared' | 'memory' } | { refused: true; retryAfte
 
 // KEYS: the document's key, then the total's buckets and the caller's, oldest first (the current one last).
 // ARGV: the document, its cost, the TTL and the bucket length (seconds), seconds into the current bucket, and the
-// bounds. Returns {2} stored, {1} there already, {0} counted but the total is reached, {-1, age} refused, where age
+// bounds. Returns {2} stored, {1} there already, {0} not stored (the total is reached), {-1, age} refused, where age
 // is the number of buckets the caller's oldest counted one lies behind the current one.
 const SCRIPT = `
 local n = (#KEYS - 1) / 2
@@ -62,12 +63,12 @@ local keep = ttl + bucket - into
 if caller_max > 0 then
   local spent, oldest = used(n + 2)
   if spent + cost > caller_max then return {-1, oldest or 0} end
-  redis.call('INCRBY', KEYS[#KEYS], cost)
-  redis.call('EXPIRE', KEYS[#KEYS], keep)
 end
 if total_max == 0 or used(2) + cost > total_max then return {0} end
-redis.call('INCRBY', KEYS[n + 1], cost)
-redis.call('EXPIRE', KEYS[n + 1], keep)
+for _, counter in ipairs({KEYS[n + 1], KEYS[#KEYS]}) do
+  redis.call('INCRBY', counter, cost)
+  redis.call('EXPIRE', counter, keep)
+end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ttl)
 return {2}
 `;

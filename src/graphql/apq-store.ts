@@ -21,7 +21,7 @@ export interface ApqStoreOptions {
   ttlMs: number;
   /** Bytes of documents every instance keeps in Redis within a TTL; 0: none. */
   redisMaxBytes: number;
-  /** Bytes of documents one caller may register within a TTL (counted in Redis); 0: no bound. */
+  /** Bytes of documents one caller may have kept in Redis within a TTL (counted there); 0: no bound. */
   maxBytesPerCaller: number;
   redis: SharedRedis | undefined;
   /** Where the count of registrations by outcome goes (the app's /metrics). */

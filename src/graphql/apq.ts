@@ -10,7 +10,7 @@
 // (counted by the lexer alone), both before the hash is computed; the store is an LRU by count and bytes, and what
 // Redis keeps is bounded in all and per caller (src/graphql/apq-store.ts); and each caller may register
 // APQ_REGISTRATIONS new documents per minute (429 beyond, counted in Redis across instances when it answers, as
-// the rate limit is) and APQ_MAX_BYTES_PER_CALLER bytes of them per APQ_TTL (429 beyond).
+// the rate limit is) and APQ_MAX_BYTES_PER_CALLER bytes of them kept in Redis per APQ_TTL (429 beyond).
 //
 // Written here rather than with @graphql-yoga/plugin-apq: its newest release (3.6.2) declares a peer
 // @graphql-tools/utils ^10 where graphql-yoga 5.24 uses ^11, which npm refuses to install, and the bounds sit
