@@ -261,7 +261,7 @@ export const environment = z.object({
   APQ_REDIS_MAX_BYTES: wholeNumber(0, 64 * 1024 ** 3)
     .prefault('67108864')
     .describe(
-      'bytes of registered documents all instances keep in Redis within `APQ_TTL`, counted in Redis; past it a new document is kept in the memory of the instance that registered it only (its client is served) until older ones expire; `0`: none in Redis',
+      'bytes of registered documents all instances keep in Redis within `APQ_TTL`, counted in Redis; past it a new document is kept in the memory of the instance that registered it only (its client is served) until older ones expire; `0`: none in Redis (see [What one caller may hold](security.md#what-one-caller-may-hold))',
     ),
   APQ_MAX_BYTES_PER_CALLER: wholeNumber(0, 64 * 1024 ** 3)
     .prefault('524288')
