@@ -91,14 +91,15 @@ async function waitForPostgres(
       const why = faultReason(error);
       if (refusesSettings(error)) return { settingsRefused: why };
       if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
-        const after = waited >= 1000 ? ` after ${Math.round(waited / 1000)} s` : '';
+        const after = waited >= 100 ? ` after ${Number((waited / 1000).toFixed(1))} s` : '';
         throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
       }
       if (lastSaid === 0 || Date.now() - lastSaid >= 5000) {
         options.onWait?.(`waiting for PostgreSQL at ${describeServer(url)} (${why})`);
         lastSaid = Date.now();
       }
-      await sleep(1000);
+      // A try a second, the last one when DATABASE_WAIT is spent, not a whole second later.
+      await sleep(Math.max(50, Math.min(1000, (options.waitMs ?? 0) - waited)));
     }
   }
 }
