@@ -91,7 +91,9 @@ async function waitForPostgres(
       const why = faultReason(error);
       if (refusesSettings(error)) return { settingsRefused: why };
       if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
-        const after = waited >= 100 ? ` after ${Number((waited / 1000).toFixed(1))} s` : '';
+        // Given up at DATABASE_WAIT: say that wait (0.5 s, 30 s), not the milliseconds the last try ran over it.
+        const shown = Math.min(waited, options.waitMs ?? 0);
+        const after = shown >= 100 ? ` after ${Number((shown / 1000).toFixed(1))} s` : '';
         throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
       }
       if (lastSaid === 0 || Date.now() - lastSaid >= 5000) {
