@@ -1,7 +1,7 @@
 // How the docs test runs an example: a shell command as a reader types it (only the host and port changed to
 // the test server's), its output held to what the doc shows (`...` stands for anything, a figure of seconds for
 // any such figure), and GraphQL operations validated against the schema and sent to the server.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { Kind, parse, print, validate } from 'graphql';
 import { schema } from '../../src/graphql/schema.js';
 import { ROOT } from './doc-examples.js';
@@ -35,6 +35,19 @@ export function shell(
         resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
+}
+
+/** A command that runs until stopped (a stream), with what it has printed so far. */
+export function streaming(command: string, url: string): { output(): string; stop(): void } {
+  const child = spawn('sh', ['-c', command.replaceAll(DOC_URL, url)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  return { output: () => output, stop: () => child.kill('SIGTERM') };
 }
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
