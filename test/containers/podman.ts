@@ -3,6 +3,7 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -20,6 +21,7 @@ const run = promisify(execFile);
 /** Runs podman and returns its standard output, trimmed; throws with its standard error when it fails. */
 export function podman(args: string[], timeoutMs = 120_000): string {
   return execFileSync('podman', args, {
+    cwd: tmpdir(),
     encoding: 'utf8',
     timeout: timeoutMs,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,7 +29,13 @@ export function podman(args: string[], timeoutMs = 120_000): string {
 }
 
 export async function podmanAsync(args: string[], timeoutMs = 600_000): Promise<string> {
-  const { stdout } = await run('podman', args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
+  // Not in the checkout: conmon leaves a file named `oom` in podman's working directory when the kernel kills.
+  const { stdout } = await run('podman', args, {
+    cwd: tmpdir(),
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    maxBuffer: 64 << 20,
+  });
   return stdout.trim();
 }
 
