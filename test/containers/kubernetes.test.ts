@@ -1,8 +1,10 @@
 // deploy/kubernetes/ as far as podman plays it, and all of it against the Kubernetes schemas.
 //
-// `podman kube play deploy/kubernetes/gateway.yaml`, the file as it is: the ConfigMap and the Deployment (one pod;
-// podman plays no replicas, Service, HorizontalPodAutoscaler or PodDisruptionBudget). Its Secret is handed to podman
-// as a podman secret of the same name, which is how podman resolves `secretRef`. The Secret's addresses (pgbouncer,
+// `podman kube play` of deploy/kubernetes/gateway.yaml: the ConfigMap and the Deployment (one pod; podman plays no
+// replicas, Service, HorizontalPodAutoscaler or PodDisruptionBudget). podman 4.3 cannot play the Secret: a Secret
+// document in the file, or a podman secret holding it, fails with "secret ... is not valid JSON" whatever the
+// encoding. So the file is played with the Secret's values as a ConfigMap (`envFrom` naming it instead): the same
+// variables reach the container, and every other line is the file's own. The Secret's addresses (pgbouncer,
 // postgres-primary, redis) are stand-in containers on a network of the test's own, with the Secret's own password:
 // PostgreSQL, PgBouncer with deploy/pgbouncer.ini (its "replica" is the primary here) and Redis. The pod must come
 // up as the manifest says (user 1000, read-only root, the memory limit) and its probes must answer.
@@ -45,6 +47,7 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
   const password = new URL(settings.DATABASE_URL as string).password;
   const helper = (name: string) => `listing-kube-${name}-${process.pid}`;
   const scratch = mkdtempSync(join(tmpdir(), 'listing-kube-'));
+  const manifest = join(scratch, 'gateway.yaml');
   let pod: string;
   let container: string;
 
@@ -88,27 +91,40 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
       'docker.io/edoburu/pgbouncer:v1.23.1-p3',
     ]);
     podman(['run', '-d', '--name', helper('redis'), '--label', LABEL, ...net(['redis']), 'docker.io/library/redis:7']);
-    // The Secret, as podman's `secretRef` reads it: a podman secret holding the Kubernetes Secret document.
-    const document = join(scratch, 'secret.yaml');
-    writeFileSync(document, stringify(secret));
-    try {
-      podman(['secret', 'rm', secret.metadata.name]);
-    } catch {}
-    podman(['secret', 'create', secret.metadata.name, document]);
+    // The Secret's values as a ConfigMap, which podman plays (see above).
+    const played = docs.map((doc) => {
+      if (doc.kind === 'Secret') {
+        return {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `${doc.metadata.name}-secret` },
+          data: settings,
+        };
+      }
+      if (doc.kind !== 'Deployment') return doc;
+      const copy = structuredClone(doc) as Doc & {
+        spec: { template: { spec: { containers: { envFrom: object[] }[] } } };
+      };
+      for (const c of copy.spec.template.spec.containers) {
+        c.envFrom = c.envFrom.map((from) => {
+          const ref = (from as { secretRef?: { name: string } }).secretRef;
+          return ref ? { configMapRef: { name: `${ref.name}-secret` } } : from;
+        });
+      }
+      return copy;
+    });
+    writeFileSync(manifest, played.map((doc) => stringify(doc)).join('---\n'));
   }, 300_000);
 
   afterAll(async () => {
-    await podmanAsync(['kube', 'down', MANIFEST]).catch(() => '');
+    await podmanAsync(['kube', 'down', manifest]).catch(() => '');
     for (const name of ['postgres', 'pgbouncer', 'redis']) podman(['rm', '-f', '-t', '0', '-v', helper(name)]);
     podman(['network', 'rm', '-f', NETWORK]);
     rmSync(scratch, { recursive: true, force: true });
-    try {
-      podman(['secret', 'rm', secret.metadata.name]);
-    } catch {}
   });
 
   it('plays the ConfigMap and the Deployment, and the pod runs as the manifest says', async () => {
-    const output = await podmanAsync(['kube', 'play', '--network', NETWORK, MANIFEST]);
+    const output = await podmanAsync(['kube', 'play', '--network', NETWORK, manifest]);
     note(`podman kube play: ${output.replace(/\s+/g, ' ').trim()}`);
     pod = podman(['pod', 'ps', '--format', '{{.Name}}', '--filter', `name=${byKind('Deployment').metadata.name}`]);
     expect(pod).not.toBe('');
