@@ -126,10 +126,20 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
   it('plays the ConfigMap and the Deployment, and the pod runs as the manifest says', async () => {
     const output = await podmanAsync(['kube', 'play', '--network', NETWORK, manifest]);
     note(`podman kube play: ${output.replace(/\s+/g, ' ').trim()}`);
-    pod = podman(['pod', 'ps', '--format', '{{.Name}}', '--filter', `name=${byKind('Deployment').metadata.name}`]);
-    expect(pod).not.toBe('');
-    container = podman(['ps', '--format', '{{.Names}}', '--filter', `pod=${pod}`, '--filter', 'name=gateway']);
-    expect(container).not.toBe('');
+    // podman 4.3 makes one pod per replica (<deployment>-pod-0, -1, ...) and starts the first.
+    const pods = podman([
+      'pod',
+      'ps',
+      '--format',
+      '{{.Name}}',
+      '--filter',
+      `name=${byKind('Deployment').metadata.name}`,
+    ]);
+    note(`kube play pods: ${pods.split('\n').join(', ')}`);
+    pod = pods.split('\n').sort()[0] as string;
+    expect(pod).toMatch(/-pod-0$/);
+    container = `${pod}-gateway`;
+    expect(inspect(container, '{{.State.Running}}')).toBe('true');
     expect(inspect(container, '{{.Config.User}}')).toMatch(/^1000/);
     expect(inspect(container, '{{.HostConfig.ReadonlyRootfs}}')).toBe('true');
     expect(Number(inspect(container, '{{.HostConfig.Memory}}'))).toBe(512 * 1024 * 1024);
