@@ -4,7 +4,8 @@
 // replicas, Service, HorizontalPodAutoscaler or PodDisruptionBudget). podman 4.3 cannot play the Secret: a Secret
 // document in the file, or a podman secret holding it, fails with "secret ... is not valid JSON" whatever the
 // encoding. So the file is played with the Secret's values as a ConfigMap (`envFrom` naming it instead): the same
-// variables reach the container, and every other line is the file's own. The Secret's addresses (pgbouncer,
+// variables reach the container. And podman 4.3 publishes a containerPort on the host, so a second replica cannot
+// bind it: one replica, no published port. Every other line is the file's own. The Secret's addresses (pgbouncer,
 // postgres-primary, redis) are stand-in containers on a network of the test's own, with the Secret's own password:
 // PostgreSQL, PgBouncer with deploy/pgbouncer.ini (its "replica" is the primary here) and Redis. The pod must come
 // up as the manifest says (user 1000, read-only root, the memory limit) and its probes must answer.
@@ -103,9 +104,13 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
       }
       if (doc.kind !== 'Deployment') return doc;
       const copy = structuredClone(doc) as Doc & {
-        spec: { template: { spec: { containers: { envFrom: object[] }[] } } };
+        spec: { replicas: number; template: { spec: { containers: { envFrom: object[]; ports?: object[] }[] } } };
       };
+      // podman 4.3 publishes a containerPort on the host's port of the same number, so a second replica (or anything
+      // else on the machine's port 4000) makes the play fail: one replica, its port left to the pod's network.
+      copy.spec.replicas = 1;
       for (const c of copy.spec.template.spec.containers) {
+        delete c.ports;
         c.envFrom = c.envFrom.map((from) => {
           const ref = (from as { secretRef?: { name: string } }).secretRef;
           return ref ? { configMapRef: { name: `${ref.name}-secret` } } : from;
