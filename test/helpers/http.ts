@@ -12,7 +12,14 @@ export interface RawResponse {
 
 export function rawRequest(
   base: string,
-  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+  options: {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** The client's address (a loopback one other than 127.0.0.1 stands for another caller). */
+    localAddress?: string;
+  },
 ): Promise<RawResponse> {
   const url = new URL(base);
   const started = performance.now();
@@ -26,6 +33,7 @@ export function rawRequest(
         headers: options.headers,
         setHost: !options.headers || !Object.keys(options.headers).some((h) => h.toLowerCase() === 'host'),
         agent: false,
+        ...(options.localAddress && { localAddress: options.localAddress }),
       },
       (response) => {
         let body = '';

@@ -3,21 +3,14 @@
 // body half sent, leaves a second address served; a connection past the bound is answered 429 at once; a head past
 // Node's 16 KB is refused; a connection that brings no request is closed. Callers are told apart by address:
 // 127.0.0.2, 127.0.0.3 and so on, all loopback. The in-process rows are in caller-budgets.test.ts.
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabaseUrl, engineName, onPostgres } from '../helpers/database.js';
+import { type RawResponse, rawRequest } from '../helpers/http.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-  ms: number;
-}
 
 /** One request on a connection of its own from `localAddress`. */
 function from(
@@ -25,41 +18,13 @@ function from(
   base: string,
   path: string,
   options: { method?: string; body?: string; headers?: Record<string, string> } = {},
-): Promise<Answer> {
-  const url = new URL(base);
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const sent = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path,
-        method: options.method ?? 'GET',
-        localAddress,
-        agent: false,
-        headers: {
-          accept: 'application/json',
-          ...(options.body && { 'content-type': 'application/json' }),
-          ...options.headers,
-        },
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk) => (body += chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body,
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    sent.on('error', reject);
-    sent.end(options.body);
-  });
+): Promise<RawResponse> {
+  const headers = {
+    accept: 'application/json',
+    ...(options.body && { 'content-type': 'application/json' }),
+    ...options.headers,
+  };
+  return rawRequest(base, { ...options, path, headers, localAddress });
 }
 
 /** A connection from `localAddress` that sends nothing; `closed` resolves when the server closes it. */
