@@ -8,6 +8,8 @@ import type { HttpRequest } from './differential-model.js';
 
 export interface Exchange {
   status: number;
+  /** Both Transfer-Encoding and Content-Length: RFC 9112 6.1 forbids it, and Varnish answers 503 to it. */
+  framingConflict: boolean;
   headers: Record<string, string>;
   /** The body as sent (an event stream: as far as read). */
   body: Buffer;
@@ -41,6 +43,8 @@ export function exchange(base: string, req: HttpRequest, read: StreamRead, ms = 
         path: req.path,
         headers: req.headers,
         agent: false,
+        // An answer with both Transfer-Encoding and Content-Length is read (and reported), not refused.
+        insecureHTTPParser: true,
       },
       (response) => {
         const headers: Record<string, string> = {};
@@ -49,7 +53,8 @@ export function exchange(base: string, req: HttpRequest, read: StreamRead, ms = 
         }
         const chunks: Buffer[] = [];
         const stream = (headers['content-type'] ?? '').startsWith('text/event-stream');
-        answered = { status: response.statusCode ?? 0, headers, body: Buffer.alloc(0) };
+        const framingConflict = 'transfer-encoding' in headers && 'content-length' in headers;
+        answered = { status: response.statusCode ?? 0, framingConflict, headers, body: Buffer.alloc(0) };
         const finish = () => {
           clearTimeout(timer);
           resolve({ ...(answered as Exchange), body: Buffer.concat(chunks) });

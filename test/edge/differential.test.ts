@@ -153,6 +153,9 @@ function disagree(kind: string, detail: string, context: string): void {
   else kinds.set(kind, { count: 1, example: message });
 }
 
+/** What a kind of disagreement is grouped by: the method, door and document. */
+const kindOf = (ask: Ask) => `${ask.method} ${ask.door === 'v2' ? 'v2' : ask.what}${ask.key ? ' with the key' : ''}`;
+
 const describeAsk = (ask: Ask) =>
   `${ask.method} ${ask.door === 'v2' ? `v2 ${ask.what}` : `${ask.what}${ask.carrier === 'text' ? '' : ` (${ask.carrier})`}`}` +
   ` accept=${ask.accept ?? '-'} ae=${ask.acceptEncoding ?? '-'}${ask.key ? ' key' : ''}`;
@@ -161,7 +164,8 @@ const describeAsk = (ask: Ask) =>
 function checkPrivate(ask: Ask, answer: Exchange, context: string): void {
   if (ask.key || ask.door !== 'graphql' || answer.status === 304) return;
   const found = leaked(decoded(answer), privateValues);
-  if (found.length > 0) disagree(`private value without the key (${describeAsk(ask)})`, found.join(', '), context);
+  if (found.length > 0)
+    disagree(`private value without the key [${kindOf(ask)}]`, `${found.join(', ')} (${describeAsk(ask)})`, context);
 }
 
 async function runSequence(input: Sequence): Promise<void> {
@@ -176,21 +180,33 @@ async function runSequence(input: Sequence): Promise<void> {
     const request = requestOf(ask, fleet.privateKey, nonce, ifNoneMatch);
     const read: StreamRead = isSubscription(ask) ? 'first-block' : 'first-event';
     const seedless = isSeedless(ask);
-    const edge = [await send(fleet.edge, request, read)];
-    if (seedless) edge.push(await send(fleet.edge, request, read));
     const origin = nextOrigin();
-    const direct = await send(origin, request, read);
-    etags.push(edge[0]?.headers.etag);
     const context = `step ${index + 1}: ${request.method} ${request.path} ${JSON.stringify(request.headers)}${
       request.body ? ` ${request.body}` : ''
     } (origin ${origin === fleet.origins[0] ? 'A' : 'B'}; ${JSON.stringify(input)})`;
+    let edge: Exchange[];
+    let direct: Exchange;
+    try {
+      edge = [await send(fleet.edge, request, read)];
+      if (seedless) edge.push(await send(fleet.edge, request, read));
+      direct = await send(origin, request, read);
+    } catch (error) {
+      disagree(`no answer [${kindOf(ask)}]`, (error as Error).message, context);
+      etags.push(undefined);
+      continue;
+    }
+    etags.push(edge[0]?.headers.etag);
+    if (direct.framingConflict) {
+      disagree(`the origin sends Transfer-Encoding with Content-Length [${kindOf(ask)}]`, 'RFC 9112 6.1', context);
+    }
     for (const answer of edge) {
       if (answer.headers['x-edge-cache'] === 'hit') figures.edgeHits++;
       if (answer.status === 304) figures.notModified++;
       if ((answer.headers['content-type'] ?? '').startsWith('text/event-stream')) figures.streams++;
       checkPrivate(ask, answer, context);
       const wrong = difference(answer, direct, { seedless, read, ...(ifNoneMatch && { ifNoneMatch }) });
-      if (wrong) disagree(`${wrong.split(':')[0]} (${describeAsk(ask)})`, wrong, context);
+      if (wrong)
+        disagree(`${wrong.split(/[:(]/)[0]?.trim()} [${kindOf(ask)}]`, `${wrong} (${describeAsk(ask)})`, context);
     }
     if (seedless) checkFresh(ask, edge as [Exchange, Exchange], context);
   }
@@ -200,11 +216,15 @@ async function runSequence(input: Sequence): Promise<void> {
 function checkFresh(ask: Ask, [first, second]: [Exchange, Exchange], context: string): void {
   figures.seedlessAsks++;
   if (first.headers['x-edge-cache'] === 'hit' && second.headers['x-edge-cache'] === 'hit') {
-    disagree(`seedless page kept at the edge (${describeAsk(ask)})`, 'both asks were hits', context);
+    disagree(`seedless page kept at the edge [${kindOf(ask)}]`, `both asks were hits (${describeAsk(ask)})`, context);
   }
   const seeds = [drawnSeed(first), drawnSeed(second)];
   if (seeds[0] !== null && seeds[0] === seeds[1]) {
-    disagree(`seedless page shared at the edge (${describeAsk(ask)})`, `both drawn with seed ${seeds[0]}`, context);
+    disagree(
+      `seedless page shared at the edge [${kindOf(ask)}]`,
+      `both drawn with seed ${seeds[0]} (${describeAsk(ask)})`,
+      context,
+    );
   }
 }
 
