@@ -4,7 +4,7 @@ import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
 import { answerFingerprint, apqOn } from './cache/fingerprint.js';
-import { startPurger } from './cache/purge.js';
+import { REPURGE_MARGIN_MS, startPurger } from './cache/purge.js';
 import { responseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
@@ -29,6 +29,7 @@ import { wellFormedParams } from './graphql/request-params.js';
 import { schema } from './graphql/schema.js';
 import { tracePhases } from './graphql/tracing.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
+import { cacheHeaders } from './http/cache-headers.js';
 import { callerIdentity } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
 import { cors } from './http/cors.js';
@@ -107,6 +108,7 @@ export function createApp({
     redis,
     registry: metrics.registry,
     logger,
+    repurgeAfterMs: settings.requestTimeoutMs + REPURGE_MARGIN_MS,
   });
   countEventStreams(metrics, streams);
   const callerOf = callerIdentity(settings);
@@ -194,6 +196,9 @@ export function createApp({
       postsMustBeJson(),
 
       // -- The doors --
+      // Before the cache: the answers it keeps carry the Vary this adds, and it sets the Cache-Control of those it
+      // shares; every other answer is marked for no shared cache.
+      cacheHeaders({ v2KeysRequired: settings.v2ApiKeys !== undefined }),
       // The cache's onRequest before both doors (a hit ends the request), its onResponse before compression:
       // it keeps answers uncompressed and encodes its hits itself, which compression then leaves alone.
       ...cache,
@@ -229,11 +234,11 @@ export function createApp({
       // processors come before every plugin here; this one takes over the streams they would write.
       streams.plugin,
       {
-        onDispose: () => {
-          purger.stop();
+        onDispose: async () => {
           streams.closeAll();
+          await purger.stop();
           listingWatch.stop();
-          return redis?.close();
+          await redis?.close();
         },
       },
     ],

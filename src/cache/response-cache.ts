@@ -11,7 +11,8 @@
 // bytes once decoded), encoded as the request admits, its headers copied from the kept answer, never shared.
 // Not kept: answers other than 200, GraphQL answers with errors or withheld fields, and answers that depend on
 // a choice made at random (no seed given and no pool of seeds to draw from: the resolvers mark them, see
-// `markUncacheable`; a seed drawn from the pool is named in the key, src/cache/keys.ts). The v2 door keeps
+// `markUncacheable`; a seed drawn from the pool is named in the key, src/cache/keys.ts); these leave as
+// `private, no-store` (src/http/cache-headers.ts), so no CDN keeps them either. The v2 door keeps
 // its final bytes. Chosen over @graphql-yoga/plugin-response-cache, which keeps execution results (so every hit
 // is serialised again, 440 kB for a v2 page) under TTLs and entity invalidation that a versioned listing does
 // not need.
@@ -58,6 +59,11 @@ export function markUncacheable(note: { cacheable: boolean }): void {
 
 /** Headers of a route's answer that are kept with it; per-request ones (CORS, request id) are added anew. */
 const KEPT_HEADERS = ['content-type', 'vary', 'allow'];
+/**
+ * A route's headers about how its body was sent (a multipart answer is written chunked): a kept answer goes out
+ * whole, with its Content-Length, and RFC 9112 (6.1) forbids Transfer-Encoding beside it.
+ */
+const FRAMING_HEADERS = ['transfer-encoding', 'connection', 'keep-alive'];
 
 export interface ResponseCacheOptions {
   store: AnswerStore;
@@ -209,7 +215,11 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
       const answer = { status: 200, headers: kept, body: new Uint8Array(await response.arrayBuffer()) };
       // A HEAD answer has no body to keep; the GET that follows fills the cache.
       const made = request.method === 'HEAD' ? answer : options.store.set(pend.key, answer);
-      const headers = new fetchAPI.Headers(response.headers);
+      // Filtered as a list: @whatwg-node's Headers does not delete a name given in another case than it was set
+      // (yoga's multipart answer sets `Transfer-Encoding`), though `has` then says it is gone.
+      const headers = new fetchAPI.Headers(
+        [...response.headers].filter(([name]) => !FRAMING_HEADERS.includes(name.toLowerCase())),
+      );
       for (const [name, value] of Object.entries(kept)) headers.set(name, value);
       setResponse(await represent(request, pend, made, headers, 'miss', fetchAPI.Response));
     },

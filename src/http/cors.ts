@@ -1,8 +1,11 @@
 // CORS for browser frontends, on /graphql only (the v2 path answers OPTIONS with DRF's metadata, as the legacy
 // view did; the other routes are for operators). Written here rather than taken from @whatwg-node/server, whose
-// `*` reflects the caller's origin: a literal `*` keeps one cacheable answer for every site (no Vary: Origin),
-// and credentials are allowed only to the origins listed in CORS_ORIGINS, never to any site that asks.
+// `*` reflects the caller's origin: a literal `*` on every answer, asked from a site or not, keeps one cacheable
+// answer for every caller (no Vary: Origin), and credentials are allowed only to the origins listed in
+// CORS_ORIGINS, never to any site that asks. With a list, every answer says `Vary: Origin`, the one without an
+// Origin too: a shared cache must not hand an answer without the site's allowance to that site.
 import type { Plugin } from 'graphql-yoga';
+import { addVary } from './compression.js';
 import { GRAPHQL_PATH } from './routes.js';
 
 const ALLOW_METHODS = 'GET, POST, OPTIONS';
@@ -19,7 +22,7 @@ export function cors(origins: readonly string[]): Plugin {
     if (origin === null) return null;
     if (anyOrigin) return { 'access-control-allow-origin': '*' };
     if (!allowed.has(origin)) return null;
-    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true', vary: 'Origin' };
+    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' };
   }
 
   return {
@@ -43,12 +46,10 @@ export function cors(origins: readonly string[]): Plugin {
     },
     onResponse({ request, response }) {
       if (new URL(request.url).pathname !== GRAPHQL_PATH) return;
-      const headers = headersFor(request);
+      if (!anyOrigin) addVary(response.headers, 'Origin');
+      const headers = anyOrigin ? { 'access-control-allow-origin': '*' } : headersFor(request);
       if (!headers) return;
-      for (const [name, value] of Object.entries(headers)) {
-        if (name === 'vary') response.headers.append('vary', value);
-        else response.headers.set(name, value);
-      }
+      for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
       response.headers.set('access-control-expose-headers', EXPOSE_HEADERS);
     },
   };

@@ -16,6 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
+import { NOT_SHARED } from './cache-headers.js';
 import { DJANGO_PAGE_HEADERS, NOT_FOUND_PAGE } from './django-pages.js';
 import { type Refusal, refusalBody } from './refusals.js';
 import { GRAPHQL_PATH, LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, ROUTED_PATHS } from './routes.js';
@@ -82,14 +83,22 @@ export function receivedQuery(request: object): string | null | undefined {
 }
 
 function notFound(request: IncomingMessage, response: ServerResponse): void {
-  response.writeHead(404, { ...DJANGO_PAGE_HEADERS, 'content-length': Buffer.byteLength(NOT_FOUND_PAGE) });
+  response.writeHead(404, {
+    ...DJANGO_PAGE_HEADERS,
+    'cache-control': NOT_SHARED,
+    'content-length': Buffer.byteLength(NOT_FOUND_PAGE),
+  });
   response.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
 }
 
 /** Answers and closes the connection. */
 function refuse(request: IncomingMessage, response: ServerResponse, pathname: string, refusal: Refusal): void {
   const { body, headers } = refusalBody(pathname, refusal);
-  response.writeHead(refusal.status, { ...headers, 'content-length': Buffer.byteLength(body), connection: 'close' });
+  response.writeHead(refusal.status, {
+    ...headers,
+    'content-length': Buffer.byteLength(body),
+    connection: 'close',
+  });
   response.end(request.method === 'HEAD' ? undefined : body);
 }
 

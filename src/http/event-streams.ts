@@ -13,6 +13,7 @@
 import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { NOT_SHARED } from './cache-headers.js';
 import { refusalResponse } from './refusals.js';
 import { GRAPHQL_PATH } from './routes.js';
 
@@ -133,7 +134,7 @@ export function createEventStreams({ max, heartbeatMs = HEARTBEAT_MS, logger }: 
       status: 200,
       headers: {
         'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
+        'cache-control': NOT_SHARED,
         connection: 'keep-alive',
         // nginx and the like would otherwise hold events back to fill a buffer.
         'x-accel-buffering': 'no',

@@ -1,6 +1,7 @@
 // A request refused before it reaches its route (bad Host, body too large, too many requests, bad key, ...):
 // a short JSON answer in the shape the route's clients read. GraphQL clients get `errors` with a code, the
 // legacy v2 clients DRF's `{"detail": ...}` with the v2 headers, anything else `{"detail": ...}`.
+import { NOT_SHARED } from './cache-headers.js';
 import { GRAPHQL_PATH, LISTING_PATH, V2_HEADERS } from './routes.js';
 
 export interface Refusal {
@@ -17,14 +18,14 @@ export function refusalBody(pathname: string, refusal: Refusal): { body: string;
   if (pathname === GRAPHQL_PATH) {
     return {
       body: JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: refusal.code } }] }),
-      headers: { 'content-type': 'application/json; charset=utf-8', ...refusal.headers },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': NOT_SHARED, ...refusal.headers },
     };
   }
   const detail = JSON.stringify({
     detail: pathname === LISTING_PATH ? (refusal.v2Detail ?? refusal.message) : refusal.message,
   });
   const headers = pathname === LISTING_PATH ? V2_HEADERS : { 'content-type': 'application/json' };
-  return { body: detail, headers: { ...headers, ...refusal.headers } };
+  return { body: detail, headers: { ...headers, 'cache-control': NOT_SHARED, ...refusal.headers } };
 }
 
 /** As a fetch Response (for yoga plugins, which pass their own `Response` class). */

@@ -1,8 +1,9 @@
 // A real CDN in front: Varnish 7 with xkey on deploy/varnish/default.vcl before two gateway instances (compiled
 // servers on one PostgreSQL database, sharing a private Redis), each with PURGE_URLS naming Varnish and a purger
-// that never answers. Between imports Varnish answers pages without asking a gateway; an import makes one
-// instance purge the old version's key, after which no page of the old version is served (timed from the
-// import's end); the failing purger costs no request. Runs with the PostgreSQL suite; needs Debian's varnish,
+// that never answers. Between imports Varnish answers pages without asking a gateway; it keeps nothing the
+// gateway does not keep (private-field answers, errors, pages drawn at random); each client gets the media type
+// it asked for, multipart included; an import makes one instance purge the old version's key, after which no
+// page of the old version is served (timed from the import's end); the failing purger costs no request. Runs with the PostgreSQL suite; needs Debian's varnish,
 // varnish-modules and redis-server (CI installs them).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,10 @@ const runs = onPostgres && (installed || inCi);
 if (onPostgres && !runs) console.warn('Varnish test skipped: apt-get install varnish varnish-modules redis-server');
 
 const MARK = 'Imported ';
+/** An anonymous query touching a private field: answered with null and FORBIDDEN, never kept. */
+const PRIVATE_QUERY = `/graphql?query=${encodeURIComponent('{ packages(limit: 3, seed: 8) { results { id title photographerEmail } } }')}`;
+const gqlPage = (seed: number) =>
+  `/graphql?query=${encodeURIComponent(`{ packages(limit: 3, seed: ${seed}) { results { id title } } }`)}`;
 const PAGES = [
   '/v2/local-package-list/?limit=5&seed=3',
   '/v2/local-package-list/?limit=5&offset=5&seed=3',
@@ -67,6 +72,8 @@ beforeAll(async () => {
     PURGE_URLS: `http://127.0.0.1:${edgePort}/.xkey-purge,http://127.0.0.1:${deadPort}/purge`,
     SEED_PACKAGES: '40',
     RATE_LIMIT: '0',
+    // A page asked without a seed is then drawn at random for each visitor: never kept, by the gateway or the edge.
+    SEED_POOL: '0',
   };
   gateways = await Promise.all([
     startServer({ ...env, PORT: String(portA) }),
@@ -106,6 +113,45 @@ describe.runIf(runs)('Varnish with xkey in front of two instances', () => {
     expect(after).toBe(before);
   });
 
+  it('keeps nothing the gateway does not keep: private-field answers, errors, pages drawn at random', async () => {
+    const notKept = [
+      PRIVATE_QUERY,
+      `/graphql?query=${encodeURIComponent('{ packages(limit: 2, seed: 8) { results { nope } } }')}`,
+      '/v2/local-package-list/?limit=2&seed=abc',
+      '/nope',
+    ];
+    for (const path of notKept) {
+      for (let round = 0; round < 3; round++) {
+        const response = await edge(path);
+        await response.arrayBuffer();
+        expect(response.headers.get('x-edge-cache'), path).toBe('miss');
+        expect(response.headers.get('cache-control'), path).toBe('private, no-store');
+      }
+    }
+    // Each visitor gets an order of its own: the seeds drawn (named in the next link) differ.
+    const drawn = new Set<string>();
+    for (let round = 0; round < 3; round++) {
+      const response = await edge('/v2/local-package-list/?limit=5');
+      expect(response.headers.get('x-edge-cache')).toBe('miss');
+      drawn.add(((await response.json()) as { next: string }).next);
+    }
+    expect(drawn.size).toBe(3);
+  });
+
+  it('answers in the media type each client asked for, multipart included, in valid HTTP', async () => {
+    const path = gqlPage(21);
+    for (const accept of ['application/graphql-response+json', 'application/json', 'multipart/mixed']) {
+      for (const round of ['miss', 'hit']) {
+        const response = await fetch(`${varnish.url}${path}`, { headers: { accept } });
+        const body = await response.text();
+        expect(response.status, `${accept} ${round}: ${body.slice(0, 200)}`).toBe(200);
+        expect(response.headers.get('content-type')?.startsWith(accept), accept).toBe(true);
+        expect(response.headers.get('x-edge-cache'), accept).toBe(round);
+        expect(body).toContain('"packages"');
+      }
+    }
+  });
+
   it('after an import, serves no page of the old version once one instance has purged it', async () => {
     // The demo packages the instances were seeded with (the default generator seed), each retitled.
     const records = [...generatePackages({ count: 40 })].map((r) => ({ ...r, title: `${MARK}${r.title}` }));
@@ -126,7 +172,7 @@ describe.runIf(runs)('Varnish with xkey in front of two instances', () => {
     expect(result.code, result.stderr).toBe(0);
     const committed = Date.now();
     // Until every page comes back imported: then none of the old version may come back again.
-    const pending = new Set(PAGES);
+    const pending = new Set([...PAGES, PRIVATE_QUERY]);
     while (pending.size > 0) {
       for (const path of [...pending]) {
         const body = await (await edge(path)).text();
@@ -138,7 +184,7 @@ describe.runIf(runs)('Varnish with xkey in front of two instances', () => {
     figures.newVersionEverywhereMs = Date.now() - committed;
     expect(figures.newVersionEverywhereMs).toBeLessThan(2_000);
     for (let round = 0; round < 3; round++) {
-      for (const path of PAGES) expect(await (await edge(path)).text(), path).toContain(MARK);
+      for (const path of [...PAGES, PRIVATE_QUERY]) expect(await (await edge(path)).text(), path).toContain(MARK);
     }
     // One purge per version across the fleet (the Redis claim), and the failing purger's one warning.
     await sleep(5_000); // the dead purger's retries: 0.25 + 0.5 + 1 + 2 s
