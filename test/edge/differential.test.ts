@@ -11,11 +11,15 @@
 // drawn at random for every visitor: two asks through the edge are never both hits, their seeds differ, and the
 // edge's answer is compared with the instance's by shape. Always, inside purge windows too, where the requests
 // of the sequence keep going through the edge: no private value of the listing reaches a GraphQL caller without
-// the private-scope key. (The v2 door shows photographer_email to anyone, as the legacy contract does.)
+// the private-scope key. (The v2 door shows photographer_email to anyone, as the legacy contract does.) Inside a
+// window, answers take a slow link back to Varnish and pages never asked before are asked, so that some answer of
+// the old version reaches Varnish after the first purge (the purge race); after it, each request sent during the
+// window is held to the rule.
 //
 // EDGE_SEQUENCES sequences (300), from EDGE_SEED (fixed); a failure prints both and the failing sequence.
 // EDGE_SURVEY=1 goes on past disagreements and prints each kind found with its first example; EDGE_SHRINK=1
-// lets fast-check shrink a failing sequence. Runs with the PostgreSQL suite, as test/edge/varnish.test.ts.
+// lets fast-check shrink a failing sequence. EDGE_ROOT (a built copy of the project) and EDGE_VCL hold another
+// build or VCL to the same property. Runs with the PostgreSQL suite, as test/edge/varnish.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,6 +65,8 @@ const SHRINK = process.env.EDGE_SHRINK === '1';
 const REQUEST_TIMEOUT_MS = 1_000;
 /** After the first purge of the old version: REQUEST_TIMEOUT and what an answer may take to reach the edge. */
 const PURGE_WINDOW_MS = REQUEST_TIMEOUT_MS + Number(process.env.EDGE_PURGE_MARGIN_MS ?? 2_500);
+/** How long answers take from the instances to Varnish inside a purge window (within REQUEST_TIMEOUT + 2 s). */
+const LINK_DELAY_MS = 1_200;
 const PACKAGES = 40;
 const PRIVATE_VALUES_QUERY =
   '{ packages(limit: 100, seed: 1) { results { photographerEmail photographer { phone paymentsUserId crmOrganizationId } } } }';
@@ -81,6 +87,9 @@ const figures = {
   streams: 0,
   imports: 0,
   windowRequests: 0,
+  /** Pages of the old version through the edge after its first purge: on their way (the slow link), or kept. */
+  oldAnswersAfterFirstPurge: 0,
+  oldHitsAfterFirstPurge: 0,
   newVersionMs: [] as number[],
   firstPurgeMs: [] as number[],
   mismatches: 0,
@@ -93,11 +102,13 @@ beforeAll(async () => {
   if (!runs) return;
   if (!installed) throw new Error('CI=true: apt-get install varnish varnish-modules redis-server');
   work = mkdtempSync(join(tmpdir(), 'edge-differential-'));
-  fleet = await startEdgeFleet({
+  const other = { root: process.env.EDGE_ROOT, vclPath: process.env.EDGE_VCL };
+  const settings = {
     SEED_PACKAGES: String(PACKAGES),
     SEED_POOL: '0',
     REQUEST_TIMEOUT: String(REQUEST_TIMEOUT_MS / 1000),
-  });
+  };
+  fleet = await startEdgeFleet(settings, other);
   await readPrivateValues();
 }, 120_000);
 
@@ -175,41 +186,49 @@ async function runSequence(input: Sequence): Promise<void> {
   const etags: (string | undefined)[] = [];
   for (const [index, { ask, withEtagOf }] of steps.entries()) {
     if (input.importBefore === index) await importAndWait(steps.slice(0, index).map((s) => s.ask));
-    figures.asks++;
     const ifNoneMatch = withEtagOf === undefined ? undefined : etags[withEtagOf];
     const request = requestOf(ask, fleet.privateKey, nonce, ifNoneMatch);
-    const read: StreamRead = isSubscription(ask) ? 'first-block' : 'first-event';
-    const seedless = isSeedless(ask);
-    const origin = nextOrigin();
-    const context = `step ${index + 1}: ${request.method} ${request.path} ${JSON.stringify(request.headers)}${
-      request.body ? ` ${request.body}` : ''
-    } (origin ${origin === fleet.origins[0] ? 'A' : 'B'}; ${JSON.stringify(input)})`;
-    let edge: Exchange[];
-    let direct: Exchange;
-    try {
-      edge = [await send(fleet.edge, request, read)];
-      if (seedless) edge.push(await send(fleet.edge, request, read));
-      direct = await send(origin, request, read);
-    } catch (error) {
-      disagree(`no answer [${kindOf(ask)}]`, (error as Error).message, context);
-      etags.push(undefined);
-      continue;
-    }
-    etags.push(edge[0]?.headers.etag);
-    if (direct.framingConflict) {
-      disagree(`the origin sends Transfer-Encoding with Content-Length [${kindOf(ask)}]`, 'RFC 9112 6.1', context);
-    }
-    for (const answer of edge) {
-      if (answer.headers['x-edge-cache'] === 'hit') figures.edgeHits++;
-      if (answer.status === 304) figures.notModified++;
-      if ((answer.headers['content-type'] ?? '').startsWith('text/event-stream')) figures.streams++;
-      checkPrivate(ask, answer, context);
-      const wrong = difference(answer, direct, { seedless, read, ...(ifNoneMatch && { ifNoneMatch }) });
-      if (wrong)
-        disagree(`${wrong.split(/[:(]/)[0]?.trim()} [${kindOf(ask)}]`, `${wrong} (${describeAsk(ask)})`, context);
-    }
-    if (seedless) checkFresh(ask, edge as [Exchange, Exchange], context);
+    etags.push(await askBoth(ask, request, `step ${index + 1}`, JSON.stringify(input)));
   }
+}
+
+/**
+ * The request through the edge (twice for a seedless page), then straight to an instance, and the answers held
+ * to the rule; the ETag the edge gave, for a later If-None-Match.
+ */
+async function askBoth(ask: Ask, request: HttpRequest, where: string, input: string): Promise<string | undefined> {
+  figures.asks++;
+  const read: StreamRead = isSubscription(ask) ? 'first-block' : 'first-event';
+  const seedless = isSeedless(ask);
+  const origin = nextOrigin();
+  const context = `${where}: ${request.method} ${request.path} ${JSON.stringify(request.headers)}${
+    request.body ? ` ${request.body}` : ''
+  } (origin ${origin === fleet.origins[0] ? 'A' : 'B'}; ${input})`;
+  let edge: Exchange[];
+  let direct: Exchange;
+  try {
+    edge = [await send(fleet.edge, request, read)];
+    if (seedless) edge.push(await send(fleet.edge, request, read));
+    direct = await send(origin, request, read);
+  } catch (error) {
+    disagree(`no answer [${kindOf(ask)}]`, (error as Error).message, context);
+    return undefined;
+  }
+  if (direct.framingConflict) {
+    disagree(`the origin sends Transfer-Encoding with Content-Length [${kindOf(ask)}]`, 'RFC 9112 6.1', context);
+  }
+  const ifNoneMatch = request.headers['if-none-match'];
+  for (const answer of edge) {
+    if (answer.headers['x-edge-cache'] === 'hit') figures.edgeHits++;
+    if (answer.status === 304) figures.notModified++;
+    if ((answer.headers['content-type'] ?? '').startsWith('text/event-stream')) figures.streams++;
+    checkPrivate(ask, answer, context);
+    const wrong = difference(answer, direct, { seedless, read, ...(ifNoneMatch && { ifNoneMatch }) });
+    if (wrong)
+      disagree(`${wrong.split(/[:(]/)[0]?.trim()} [${kindOf(ask)}]`, `${wrong} (${describeAsk(ask)})`, context);
+  }
+  if (seedless) checkFresh(ask, edge as [Exchange, Exchange], context);
+  return edge[0]?.headers.etag;
 }
 
 /** A page drawn at random is every visitor's own: two asks through the edge, not both hits, two seeds. */
@@ -249,8 +268,11 @@ async function waitFor(what: string, ms: number, done: () => Promise<boolean>): 
 
 /**
  * An import with every title changed, then its purge window: until both instances answer with the new titles
- * and one has purged the old version, then PURGE_WINDOW_MS. Meanwhile the sequence's requests so far (or a page
- * of each door) keep going through the edge, held only to the private values' rule.
+ * and one has purged the old version, then PURGE_WINDOW_MS. Meanwhile requests keep going through the edge,
+ * held only to the private values' rule: the sequence's requests so far, and pages no one asked before (misses),
+ * with every answer held LINK_DELAY_MS on its way back to Varnish, so that one made from the old version just
+ * before the commit reaches Varnish after the first purge (the race). After the window each of them must be
+ * answered as an instance answers it.
  */
 async function importAndWait(earlier: Ask[]): Promise<void> {
   figures.imports++;
@@ -259,8 +281,10 @@ async function importAndWait(earlier: Ask[]): Promise<void> {
   const file = join(work, `import-${figures.imports}.json`);
   writeFileSync(file, JSON.stringify(records));
   const purgedBefore = await purgesSent();
-  let windowOpen = true;
-  const probes = probe(earlier, () => windowOpen);
+  const window = { open: true, firstPurgeAt: Number.POSITIVE_INFINITY, mark, fresh: [] as Ask[] };
+  const asks = earlier.filter((ask) => !isSubscription(ask));
+  for (const link of fleet.links) link.setDelay(LINK_DELAY_MS);
+  const probes = [0, 1, 2].map((first) => probe(asks, first, window));
   try {
     const result = await runScript('src/cli/import.ts', { DATABASE_URL: fleet.databaseUrl }, [file]);
     if (result.code !== 0) throw new Error(`import failed: ${result.stderr}`);
@@ -272,33 +296,58 @@ async function importAndWait(earlier: Ask[]): Promise<void> {
     }
     figures.newVersionMs.push(Date.now() - committed);
     await waitFor('a purge of the old version', 10_000, async () => (await purgesSent()) > purgedBefore);
-    figures.firstPurgeMs.push(Date.now() - committed);
+    window.firstPurgeAt = Date.now();
+    figures.firstPurgeMs.push(window.firstPurgeAt - committed);
     await sleep(PURGE_WINDOW_MS);
   } finally {
-    windowOpen = false;
-    await probes;
+    window.open = false;
+    for (const link of fleet.links) link.setDelay(0);
+    await Promise.all(probes);
   }
   await readPrivateValues();
+  const seen = new Set<string>();
+  for (const ask of [...asks, ...window.fresh]) {
+    const request = requestOf(ask, fleet.privateKey, 'window');
+    if (seen.has(JSON.stringify(request))) continue;
+    seen.add(JSON.stringify(request));
+    await askBoth(ask, request, `after purge window ${figures.imports}`, JSON.stringify(ask));
+  }
 }
 
-async function probe(earlier: Ask[], open: () => boolean): Promise<void> {
-  const plain = (door: Ask['door'], what: string): Ask => ({
-    kind: 'ask',
-    door,
-    method: 'GET',
-    what,
-    carrier: 'text',
-    persisted: 'shared',
-    key: false,
-  });
-  const pages = [plain('graphql', 'page'), plain('graphql', 'privateField'), plain('v2', '?limit=4&seed=3')];
-  const asks = [...earlier.filter((ask) => !isSubscription(ask)), ...pages];
-  for (let i = 0; open(); i++) {
-    const ask = asks[i % asks.length] as Ask;
+interface Window {
+  open: boolean;
+  firstPurgeAt: number;
+  mark: string;
+  /** The pages first asked inside the window. */
+  fresh: Ask[];
+}
+
+let freshPages = 0;
+/** A page of either door that no one has asked for before: a miss at the edge, kept once answered. */
+function freshPage(): Ask {
+  freshPages++;
+  const [door, what] =
+    freshPages % 2 === 0
+      ? (['v2', `?limit=2&seed=${freshPages}`] as const)
+      : (['graphql', `{ packages(limit: 2, seed: ${freshPages}) { results { id title } } }`] as const);
+  return { kind: 'ask', door, method: 'GET', what, carrier: 'text', persisted: 'shared', key: false };
+}
+
+/** One of the window's request loops: an earlier request, then a fresh page, and so on. */
+async function probe(asks: Ask[], first: number, window: Window): Promise<void> {
+  for (let i = first; window.open; i++) {
+    const earlier = i % 2 === 0 ? asks[(i / 2) % asks.length] : undefined;
+    const ask = earlier ?? freshPage();
+    if (!earlier) window.fresh.push(ask);
     const answer = await send(fleet.edge, requestOf(ask, fleet.privateKey, 'window'), 'first-event');
     figures.windowRequests++;
-    checkPrivate(ask, answer, `inside a purge window: ${describeAsk(ask)}`);
-    await sleep(25);
+    checkPrivate(ask, answer, `inside purge window ${figures.imports}: ${describeAsk(ask)}`);
+    const text = answer.status === 200 ? decoded(answer) : '';
+    if (Date.now() > window.firstPurgeAt && text.includes('"title"') && !text.includes(window.mark)) {
+      if (answer.headers['x-edge-cache'] === 'hit') figures.oldHitsAfterFirstPurge++;
+      else figures.oldAnswersAfterFirstPurge++;
+    }
+    await sleep(20);
   }
 }
 
