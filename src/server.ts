@@ -10,6 +10,7 @@ import { guardEdge } from './http/edge.js';
 import { createEventStreams } from './http/event-streams.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
 import { traceRequests } from './http/tracing.js';
+import { openImportChannel } from './import/live-server.js';
 import { onStop, type StopReason } from './lifecycle.js';
 import { createLogger, type Logger } from './logger.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
@@ -50,12 +51,18 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const base = listeningBase(config.host, port);
   publicBase = publicBaseFor(config, base);
+  // The embedded database is this process's alone: `npm run import` hands its records over this socket.
+  const imports =
+    config.database.kind === 'pglite' && config.database.dataDir !== 'memory://'
+      ? await openImportChannel({ dataDir: config.database.dataDir, db, logger: log })
+      : null;
   const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   log.info(`database: ${where}`);
   log.info(`GraphQL and GraphiQL: ${base}/graphql`);
   log.info(`health:               ${base}/healthz (liveness: ${base}/livez)`);
   log.info(`metrics:              ${base}/metrics`);
-  log.info(`v2 listing:           ${base}/v2/local-package-list/`);
+  log.info(`v2 listing:           ${base}/v2/local-package-list/ (OpenAPI: ${base}/v2/openapi.json)`);
+  if (imports?.path) log.info(`imports:              npm run import -- <file|directory|URL> (taken by this server)`);
   if (!config.publicUrl && !config.trustProxy && base !== `http://${config.host}:${port}`) {
     log.info(`note: the v2 links point to ${base}; set PUBLIC_URL to the address clients use`);
   }
@@ -73,6 +80,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
     );
     // Each stream gets `event: complete` and ends: its client subscribes again, to an instance that stays.
     streams.closeAll();
+    // An import under way is rolled back (its tool is told); the listing stays as it was.
+    await imports?.close();
     const outcome = await drainer.drain(config.shutdownTimeoutMs);
     if (outcome === 'forced') {
       log.warn(`requests still running after ${config.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT) were cut off`);

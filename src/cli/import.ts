@@ -3,10 +3,12 @@
 // directory of such files, or an http(s) URL of the legacy service. Each source is imported in one transaction;
 // a source with a bad record is rejected whole (nothing of it written) and the others go on. Progress goes to
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed. With LOG_LEVEL=debug
-// (or trace) each step is named on stderr as it begins.
+// (or trace) each step is named on stderr as it begins. While a server runs on the embedded database (which it
+// holds), the records are handed to it and it imports them (src/import/live-client.ts).
 import { parseArgs } from 'node:util';
 import { migrateIfBehind } from '../db/migrate.js';
 import { type Counts, type ImportPhase, importSource, type SourceReport } from '../import/importer.js';
+import { importThroughServer, runningServerSocket } from '../import/live-client.js';
 import { type Source, SourceError } from '../import/source.js';
 import { openSources } from '../import/sources.js';
 import { interruptSignal } from '../lifecycle.js';
@@ -101,19 +103,26 @@ await runOrExit(
     const step = stepLog(config.logLevel === 'debug' || config.logLevel === 'trace');
     const sources = await openSources(options.sources, options);
     const all = options.sources.join(' ');
-    if (!options.dryRun) step(all, 'opening the database');
-    const db = options.dryRun ? null : await openForJob(config);
+    // A server running on the embedded database holds it: the import is handed to that server.
+    const server = options.dryRun ? null : await runningServerSocket(config);
+    if (server)
+      console.error(
+        `importing through the server running on ${config.database.kind === 'pglite' && config.database.dataDir} (${server})`,
+      );
+    else if (!options.dryRun) step(all, 'opening the database');
+    const db = options.dryRun || server ? null : await openForJob(config);
     const reports: SourceReport[] = [];
     try {
       if (db) await migrateIfBehind(db, () => step(all, 'migrating'));
       const progress = importProgress(options.dryRun);
       for (const source of sources) {
-        const report = await importSource(db, source, {
+        const each = {
           dryRun: options.dryRun,
-          onProgress: (r) => progress.tick(r, source),
-          onPhase: (phase) => step(source.label, phase),
+          onProgress: (r: SourceReport) => progress.tick(r, source),
+          onPhase: (phase: ImportPhase) => step(source.label, phase),
           signal,
-        });
+        };
+        const report = server ? await importThroughServer(server, source, each) : await importSource(db, source, each);
         progress.clear();
         reports.push(report);
         for (const line of report.rejections) console.error(`error: ${line}`);
