@@ -1,29 +1,31 @@
 // PostGraphile v5 beside the product, on the same PostgreSQL database in the same run: the server its users would
-// pick instead. It is not a dependency of the project: the anchor in ../shared/anchors/postgraphile (its pinned
-// packages, server and queries) is copied to a folder of its own (BENCH_POSTGRAPHILE_DIR) and installed there once.
+// pick instead. It is not a dependency of the project: bench/postgraphile-server (its pinned packages, server and
+// queries) is copied to a folder of its own (BENCH_POSTGRAPHILE_DIR) and installed there once.
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCommandIn, type ServerProcess, startProcess } from './harness.js';
 import type { Scenario } from './scenarios.js';
 import { PAGE } from './scenarios.js';
 
-const ANCHOR = join(ROOT, '../shared/anchors/postgraphile');
+const SERVER = join(ROOT, 'bench/postgraphile-server');
 export const POSTGRAPHILE_DIR = process.env.BENCH_POSTGRAPHILE_DIR || '/tmp/listing-bench-postgraphile';
 
-/** The anchor installed in its folder; null (with the reason) where there is no anchor to install. */
-async function installed(log: (line: string) => void): Promise<string | null> {
-  if (existsSync(join(POSTGRAPHILE_DIR, 'node_modules/postgraphile/package.json'))) return POSTGRAPHILE_DIR;
-  if (!existsSync(ANCHOR)) {
-    log(`PostGraphile: skipped, no anchor at ${ANCHOR} (and none installed in ${POSTGRAPHILE_DIR})`);
-    return null;
-  }
-  log(`PostGraphile: installing the anchor into ${POSTGRAPHILE_DIR} (once)`);
-  cpSync(ANCHOR, POSTGRAPHILE_DIR, { recursive: true });
+/** bench/postgraphile-server installed in its folder (the install refreshed when the pinned packages change). */
+async function installed(log: (line: string) => void): Promise<string> {
+  const pinned = readFileSync(join(SERVER, 'package.json'), 'utf8');
+  const copied = join(POSTGRAPHILE_DIR, 'package.json');
+  const current =
+    existsSync(join(POSTGRAPHILE_DIR, 'node_modules/postgraphile/package.json')) &&
+    existsSync(copied) &&
+    readFileSync(copied, 'utf8') === pinned;
+  cpSync(SERVER, POSTGRAPHILE_DIR, { recursive: true }); // the server and queries as this checkout has them
+  if (current) return POSTGRAPHILE_DIR;
+  log(`PostGraphile: installing bench/postgraphile-server into ${POSTGRAPHILE_DIR} (once)`);
   await runCommandIn(POSTGRAPHILE_DIR, 'npm', ['install', '--no-audit', '--no-fund'], {});
   return POSTGRAPHILE_DIR;
 }
 
-/** PostGraphile serving the database, as the anchor's own run starts it; undefined when it cannot be had. */
+/** PostGraphile serving the database, as bench/postgraphile-server runs it; undefined when it cannot be had. */
 export async function startPostGraphile(
   databaseUrl: string,
   log: (line: string) => void,

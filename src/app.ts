@@ -58,6 +58,7 @@ export type AppSettings = Pick<
   | 'cdnMaxAgeSeconds'
   | 'purgeUrls'
   | 'sseMaxConnections'
+  | 'sseMaxPerCaller'
   | 'filterCacheBytes'
   | 'persistedOperations'
   | 'apq'
@@ -95,7 +96,9 @@ export function createApp({
   streams: givenStreams,
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
-  const streams = givenStreams ?? createEventStreams({ max: settings.sseMaxConnections, logger });
+  const streams =
+    givenStreams ??
+    createEventStreams({ max: settings.sseMaxConnections, perCaller: settings.sseMaxPerCaller, logger });
   const redis = settings.redisUrl
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
@@ -114,14 +117,16 @@ export function createApp({
   const callerOf = callerIdentity(settings);
   const manifestFile = settings.persistedOperations.file;
   const manifest = manifestFile ? readManifest(manifestFile) : undefined;
-  const apqStore = apqOn(settings) ? createApqStore({ ...settings.apq, redis }) : undefined;
+  const apqStore = apqOn(settings)
+    ? createApqStore({ ...settings.apq, redis, registry: metrics.registry, logger })
+    : undefined;
   const apq: Plugin[] = apqStore
     ? [
         automaticPersistedQueries({
           store: apqStore,
           manifest,
           maxTokens: settings.limits.tokens,
-          registrationsPerMinute: settings.apq.registrationsPerMinute,
+          bounds: settings.apq,
           redis,
           callerOf,
         }),
@@ -232,7 +237,7 @@ export function createApp({
       ...(tracingOn() ? [tracePhases()] : []),
       // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
       // processors come before every plugin here; this one takes over the streams they would write.
-      streams.plugin,
+      streams.plugin(callerOf),
       {
         onDispose: async () => {
           streams.closeAll();

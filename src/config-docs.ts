@@ -7,6 +7,22 @@ import { environment } from './environment.js';
 /** Where the rendering is committed, from the repository's root. */
 export const CONFIGURATION_DOC = 'docs/configuration.md';
 
+/**
+ * The npm scripts that read the settings: each checks them all before anything else, as `npm start` does, and a
+ * wrong value stops it with one line (`invalid configuration: ...`) and exit code 1. test/docs/cli.test.ts runs
+ * each compiled one with a wrong value.
+ */
+export const READS_SETTINGS = ['start', 'dev', 'db:migrate', 'db:seed', 'import'];
+
+/**
+ * The npm scripts that read none of them (a tool that makes an API key must work while API_KEYS is wrong): a
+ * wrong value does not concern them. Every script running a command-line tool is in one list or the other.
+ */
+export const READS_NO_SETTINGS = ['api-key', 'subgraph:sdl', 'check:v2', 'schema:check', 'db:migration', 'docs:config'];
+
+const scripts = (names: string[]) => names.map((name) => `\`${name === 'start' ? 'npm start' : `npm run ${name}`}\``);
+const inWords = (items: string[]) => `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
 interface Entry {
   name: string;
   default: string;
@@ -63,9 +79,11 @@ export function renderConfigurationDoc(): string {
     '',
     '<!-- Generated from src/environment.ts by `npm run docs:config`; edit the schema there, not this file. -->',
     '',
-    'Environment variables, all optional; an empty one counts as unset. A wrong value stops the start (and every',
-    '`npm run` tool) with one line naming each variable at fault and what it must be; passwords and key hashes are',
-    'never printed in it.',
+    'Environment variables, all optional; an empty one counts as unset. A wrong value stops',
+    `${inWords(scripts(READS_SETTINGS))} before they do anything, with one line naming each variable at fault and`,
+    'what it must be (`invalid configuration: PORT="abc" must be a whole number from 0 to 65535`) and exit code 1;',
+    'passwords and key hashes are never printed in it.',
+    `${inWords(scripts(READS_NO_SETTINGS))} read none of these variables, so a wrong value does not stop them.`,
     '',
     '| variable | default | accepts | what it does |',
     '|---|---|---|---|',

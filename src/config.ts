@@ -70,11 +70,22 @@ export type Config = {
   persistedOperations: { file?: string; only: boolean };
   /**
    * Automatic persisted queries (src/graphql/apq.ts): documents kept in memory (0 turns APQ off) and their bytes,
-   * new documents a client may register per minute (0: no bound), and how long Redis keeps one.
+   * new documents a client may register per minute (0: no bound), how long Redis keeps one, the largest document
+   * registered, and the bytes kept in Redis within a TTL for every client (0: none) and for one (0: no bound).
    */
-  apq: { maxQueries: number; maxBytes: number; registrationsPerMinute: number; ttlMs: number };
+  apq: {
+    maxQueries: number;
+    maxBytes: number;
+    registrationsPerMinute: number;
+    ttlMs: number;
+    maxDocumentBytes: number;
+    redisMaxBytes: number;
+    maxBytesPerCaller: number;
+  };
   /** Largest request body accepted (413 beyond). */
   maxBodyBytes: number;
+  /** Connections one client address may hold open at once (0: no bound); not applied behind a trusted proxy. */
+  maxConnectionsPerAddress: number;
   /** Memory for the filters' matching positions kept between requests (src/listing/matches.ts). */
   filterCacheBytes: number;
   /** Memory for cached answers (src/cache/); 0 turns the response cache off. */
@@ -91,6 +102,8 @@ export type Config = {
   listingWatchMs: number;
   /** Subscription streams (Server-Sent Events) open at once on an instance, at most; 0: none. */
   sseMaxConnections: number;
+  /** Subscription streams one caller may hold open at once on an instance; 0: no bound of its own. */
+  sseMaxPerCaller: number;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
   /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
@@ -175,8 +188,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.APQ_MAX_BYTES,
       registrationsPerMinute: e.APQ_REGISTRATIONS,
       ttlMs: e.APQ_TTL,
+      maxDocumentBytes: e.APQ_MAX_DOCUMENT_BYTES,
+      redisMaxBytes: e.APQ_REDIS_MAX_BYTES,
+      maxBytesPerCaller: e.APQ_MAX_BYTES_PER_CALLER,
     },
     maxBodyBytes: e.MAX_BODY_BYTES,
+    maxConnectionsPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
     filterCacheBytes: e.FILTER_CACHE_BYTES,
     responseCacheBytes: e.RESPONSE_CACHE_BYTES,
     seedPool: e.SEED_POOL,
@@ -186,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cdnMaxAgeSeconds: e.CDN_MAX_AGE,
     purgeUrls: e.PURGE_URLS,
     sseMaxConnections: e.SSE_MAX_CONNECTIONS,
+    sseMaxPerCaller: e.SSE_MAX_PER_CALLER,
     corsOrigins: e.CORS_ORIGINS,
     apiKeys: e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS,

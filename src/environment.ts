@@ -253,9 +253,29 @@ export const environment = z.object({
   APQ_TTL: seconds(1, 30 * 86_400)
     .prefault('86400')
     .describe('seconds a registered document is kept, in memory and in Redis'),
+  APQ_MAX_DOCUMENT_BYTES: wholeNumber(1024, 10 * 1024 * 1024)
+    .prefault('16384')
+    .describe(
+      "bytes (UTF-8) of a document registered by automatic persisted queries; a longer one gets 400 `QUERY_LIMIT_EXCEEDED` before it is hashed or kept. The largest document the project's clients send, a page with every field of a package, is 2.9 kB: 16 KiB leaves five times that for a storefront's own fragments, while comments and long strings, which `GRAPHQL_MAX_TOKENS` does not count, stop there",
+    ),
+  APQ_REDIS_MAX_BYTES: wholeNumber(0, 64 * 1024 ** 3)
+    .prefault('67108864')
+    .describe(
+      'bytes of registered documents all instances keep in Redis within `APQ_TTL`, counted in Redis; past it a new document is kept in the memory of the instance that registered it only (its client is served) until older ones expire; `0`: none in Redis (see [What one caller may hold](security.md#what-one-caller-may-hold))',
+    ),
+  APQ_MAX_BYTES_PER_CALLER: wholeNumber(0, 64 * 1024 ** 3)
+    .prefault('524288')
+    .describe(
+      'bytes of new documents one client (its API key, else its address) may have kept in Redis within `APQ_TTL`, counted there across instances: past it 429 `RATE_LIMITED` with `Retry-After`; `0`: no bound. A document counts a quarter more than its bytes, and 384 for its key and counters: 512 KiB is some 130 pages of every field, or 25 documents of `APQ_MAX_DOCUMENT_BYTES`',
+    ),
   MAX_BODY_BYTES: wholeNumber(1024, 100 * 1024 * 1024)
     .prefault('102400')
     .describe('largest request body; larger ones get 413'),
+  MAX_CONNECTIONS_PER_ADDRESS: wholeNumber(0, 1_000_000)
+    .prefault('128')
+    .describe(
+      "connections one client address may hold open at once on an instance; past it the connection's request is answered 429 with `Retry-After` and the connection closed; `0`: no bound. Not applied with `TRUST_PROXY=true`, where every connection is the proxy's: bound clients there. A browser opens at most 6; 128 leaves room for a storefront's server-side connection pool or an office behind one address",
+    ),
   FILTER_CACHE_BYTES: wholeNumber(0, 4 * 1024 ** 3)
     .prefault('33554432')
     .describe("memory for the filters' matching positions kept between requests (4 bytes a match)"),
@@ -297,6 +317,11 @@ export const environment = z.object({
     .prefault('1000')
     .describe(
       '`listingChanged` streams (Server-Sent Events) open at once per instance; past it a 503; `0` refuses them all',
+    ),
+  SSE_MAX_PER_CALLER: wholeNumber(0, 100_000)
+    .prefault('10')
+    .describe(
+      '`listingChanged` streams one client (its API key, else its address) may hold open at once on an instance; past it a 429 with `Retry-After`, so that one client cannot take the room `SSE_MAX_CONNECTIONS` leaves everyone; `0`: no bound of its own. A page needs one stream; 10 leaves room for a few tabs, or a few people behind one address',
     ),
   CORS_ORIGINS: origins
     .prefault('*')

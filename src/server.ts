@@ -9,6 +9,7 @@ import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
 import { createEventStreams } from './http/event-streams.js';
 import { listeningBase, publicBaseFor } from './http/public-base.js';
+import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
 import { openImportChannel } from './import/live-server.js';
 import { onStop, type StopReason } from './lifecycle.js';
@@ -23,7 +24,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const db = await prepareDatabase(config, log);
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
-  const streams = createEventStreams({ max: config.sseMaxConnections, logger: log });
+  const streams = createEventStreams({ max: config.sseMaxConnections, perCaller: config.sseMaxPerCaller, logger: log });
   const app = createApp({
     db,
     logger: log,
@@ -32,11 +33,14 @@ async function serve(config: Config, log: Logger): Promise<void> {
     lifecycle,
     streams,
   });
-  const edge = guardEdge(app, config);
+  const connections = boundConnections({ perAddress: config.maxConnectionsPerAddress, trustProxy: config.trustProxy });
+  const edge = guardEdge(app, { ...config, refuseConnection: connections.refusal });
   const server = createServer(stopTracing ? traceRequests(edge) : edge);
-  // A client gets this long to send its headers, and its whole request; slower ones are cut off.
+  // A client gets this long to send its headers (a new connection, to begin its first request), and its whole
+  // request; slower ones are cut off.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
+  connections.watch(server);
   const drainer = drainable(server);
 
   await new Promise<void>((resolve, reject) => {

@@ -118,9 +118,35 @@ describe('configuration', () => {
       maxBytes: 16 * 1024 * 1024,
       registrationsPerMinute: 100,
       ttlMs: 86_400_000,
+      maxDocumentBytes: 16_384,
+      redisMaxBytes: 64 * 1024 * 1024,
+      maxBytesPerCaller: 512 * 1024,
     });
-    const env = { APQ_MAX_QUERIES: '0', APQ_MAX_BYTES: '65536', APQ_REGISTRATIONS: '5', APQ_TTL: '90' };
-    expect(loadConfig(env).apq).toEqual({ maxQueries: 0, maxBytes: 65_536, registrationsPerMinute: 5, ttlMs: 90_000 });
+    const env = {
+      APQ_MAX_QUERIES: '0',
+      APQ_MAX_BYTES: '65536',
+      APQ_REGISTRATIONS: '5',
+      APQ_TTL: '90',
+      APQ_MAX_DOCUMENT_BYTES: '4096',
+      APQ_REDIS_MAX_BYTES: '0',
+      APQ_MAX_BYTES_PER_CALLER: '100000',
+    };
+    expect(loadConfig(env).apq).toEqual({
+      maxQueries: 0,
+      maxBytes: 65_536,
+      registrationsPerMinute: 5,
+      ttlMs: 90_000,
+      maxDocumentBytes: 4096,
+      redisMaxBytes: 0,
+      maxBytesPerCaller: 100_000,
+    });
+  });
+
+  it('bounds what one client may hold by default: connections per address and event streams', () => {
+    const defaults = loadConfig({});
+    expect([defaults.maxConnectionsPerAddress, defaults.sseMaxPerCaller]).toEqual([128, 10]);
+    const set = loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0', SSE_MAX_PER_CALLER: '2' });
+    expect([set.maxConnectionsPerAddress, set.sseMaxPerCaller]).toEqual([0, 2]);
   });
 
   it('treats an empty variable as unset', () => {

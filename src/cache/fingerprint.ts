@@ -14,7 +14,9 @@ import type { Config } from '../config.js';
 
 /** The settings that shape answers (the rest shape headers added per request, or act before the cache). */
 // Not SEED_POOL: a key names the draw's index, and the seed at an index is the same in a pool of any size.
-// APQ on or off, not its bounds: with it off, a hash the manifest lacks is refused rather than answered.
+// APQ on or off, and the largest document it registers (a registration's request holds its document, so a kept
+// answer would walk around a lower bound); not its other bounds, which count what callers did, never what the
+// request is: with APQ off, a hash the manifest lacks is refused rather than answered.
 export type AnswerSettings = Pick<Config, 'limits' | 'introspection' | 'persistedOperations' | 'apq'>;
 
 /** Automatic persisted queries run unless turned off (APQ_MAX_QUERIES=0) or under PERSISTED_OPERATIONS_ONLY. */
@@ -26,7 +28,8 @@ export function answerFingerprint(settings: AnswerSettings): string {
   const { file, only } = settings.persistedOperations;
   // The manifest's content, not its path: the same operations under another path are the same answers.
   const manifest = file ? createHash('sha256').update(readFileSync(file)).digest('base64url') : null;
-  const shaping = [settings.limits, settings.introspection, only, manifest, apqOn(settings)];
+  const apq = apqOn(settings) && settings.apq.maxDocumentBytes;
+  const shaping = [settings.limits, settings.introspection, only, manifest, apq];
   return createHash('sha256')
     .update(`${buildFingerprint()}\n${JSON.stringify(shaping)}`)
     .digest('base64url')

@@ -3,7 +3,8 @@
 // with 406), the caller's access (when V2_API_KEYS is set) and the public address its next/previous links are
 // built on (behind a trusted proxy, the forwarded host and scheme). A GraphQL answer: its query string or POST
 // body, the Accept header and the caller's scopes (a persisted query's hash stands for its document). A v2 GET
-// and HEAD share a key; other methods are never cached, nor subscriptions (and no answer that is an event stream).
+// and HEAD share a key; other methods are never cached, nor subscriptions (and no answer that is an event stream),
+// nor a persisted query's registration.
 import type { Caller } from '../http/callers.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
@@ -35,6 +36,11 @@ const ASKS_FOR_PACKAGES = /\bpackages(?:Connection)?\b/;
 /** A subscription is a stream, never an answer to keep: not even its version is read. */
 const SUBSCRIBES = /\bsubscription\b/;
 const NAMES_A_SEED = /\bseed\b\s*:|"seed"/;
+/**
+ * A query sent with its hash registers it (src/graphql/apq.ts): answered from the cache, it would never be
+ * registered again once the server has forgotten it, and its clients would be told PersistedQueryNotFound for ever.
+ */
+const REGISTERS = /persistedQuery/;
 
 /** What identifies the answer (as JSON text), besides the version; null for requests that are not cached. */
 export async function requestKey(
@@ -67,6 +73,7 @@ export async function requestKey(
     // A hash alone names its document (a hash is only ever registered for the query it is the SHA-256 of), and
     // the guess reads the document it stands for.
     if (SUBSCRIBES.test(url.searchParams.get('query') ?? '')) return null;
+    if (url.searchParams.has('query') && REGISTERS.test(url.searchParams.get('extensions') ?? '')) return null;
     const hashOnly = !url.searchParams.has('query') && persisted;
     const document = hashOnly ? await persisted(parsed(url.searchParams.get('extensions'))) : '';
     return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search) + document)]);
@@ -74,6 +81,7 @@ export async function requestKey(
   if (request.method !== 'POST') return null;
   const body = await request.clone().text();
   if (SUBSCRIBES.test(body)) return null;
+  if (REGISTERS.test(body) && body.includes('"query"')) return null;
   const hashOnly = persisted && body.includes('persistedQuery') && !body.includes('"query"');
   const document = hashOnly ? await persisted((parsed(body) as { extensions?: unknown } | undefined)?.extensions) : '';
   return JSON.stringify(['graphql-post', body, accept, scope, drawn(body + document)]);

@@ -1,17 +1,20 @@
 // `npm run api-key -- --name storefront [--scopes private]`: makes a new API key and prints it with the
 // configuration entries that accept it. Only the entries (hashes) go into the configuration; the key itself is
 // shown once, here, and stored nowhere.
-import { parseArgs } from 'node:util';
 import { newApiKey, SCOPES } from '../api-keys.js';
+import { readArguments } from './arguments.js';
 
 const USAGE = 'usage: npm run api-key -- --name NAME [--scopes private]';
 
 function main(): number {
   let values: { name?: string; scopes?: string };
   try {
-    ({ values } = parseArgs({ options: { name: { type: 'string' }, scopes: { type: 'string', default: '' } } }));
+    ({ values } = readArguments(
+      { options: { name: { type: 'string' }, scopes: { type: 'string', default: '' } } },
+      USAGE,
+    ));
   } catch (error) {
-    console.error(`error: ${(error as Error).message} (${USAGE})`);
+    console.error(`error: ${(error as Error).message}`);
     return 1;
   }
   const name = values.name ?? '';

@@ -5,7 +5,6 @@
 // stderr, the summary to stdout; the exit code is 1 when any source was rejected or failed. With LOG_LEVEL=debug
 // (or trace) each step is named on stderr as it begins. While a server runs on the embedded database (which it
 // holds), the records are handed to it and it imports them (src/import/live-client.ts).
-import { parseArgs } from 'node:util';
 import { migrateIfBehind } from '../db/migrate.js';
 import { type Counts, type ImportPhase, importSource, type SourceReport } from '../import/importer.js';
 import { importThroughServer, runningServerSocket } from '../import/live-client.js';
@@ -13,17 +12,15 @@ import { type Source, SourceError } from '../import/source.js';
 import { openSources } from '../import/sources.js';
 import { interruptSignal } from '../lifecycle.js';
 import { progressLine } from '../progress.js';
+import { readArguments, UsageError } from './arguments.js';
 import { openForJob, runOrExit } from './job.js';
-
-class UsageError extends Error {}
 
 const USAGE =
   'usage: npm run import -- [--dry-run] [--follow] [--limit-pages N] [--timeout SECONDS] <file|directory|URL>...';
 
 function readOptions() {
-  let parsed: ReturnType<typeof parse>;
-  function parse() {
-    return parseArgs({
+  const parsed = readArguments(
+    {
       options: {
         'dry-run': { type: 'boolean', default: false },
         follow: { type: 'boolean', default: false },
@@ -33,13 +30,9 @@ function readOptions() {
       },
       allowPositionals: true,
       strict: true,
-    });
-  }
-  try {
-    parsed = parse();
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (${USAGE})`);
-  }
+    },
+    USAGE,
+  );
   const { values, positionals } = parsed;
   if (values.help) {
     console.log(USAGE);

@@ -7,16 +7,28 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { SCHEMA_FILE, schema, schemaText } from '../graphql/schema.js';
 import { type AcceptedChange, compareSchemas, describeChange, invalidDocuments } from '../graphql/schema-changes.js';
+import { readArguments } from './arguments.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ACCEPTED_FILE = join(ROOT, 'src/graphql/accepted-changes.json');
 const MANIFEST = join(ROOT, 'examples/storefront/generated/persisted-documents.json');
 const MAIN_BRANCHES = ['origin/main', 'main'];
 
-const { values } = parseArgs({ options: { against: { type: 'string' } }, strict: true });
+function options() {
+  try {
+    return readArguments(
+      { options: { against: { type: 'string' } } },
+      'usage: npm run schema:check [-- --against FILE]',
+    ).values;
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+const values = options();
 const accepted = JSON.parse(readFileSync(ACCEPTED_FILE, 'utf8')) as AcceptedChange[];
 const failures: string[] = [];
 

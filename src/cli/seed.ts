@@ -1,29 +1,25 @@
 // `npm run db:seed -- --packages 100000 [--reset]`: loads demo data into the configured database.
-import { parseArgs } from 'node:util';
 import { migrateIfBehind } from '../db/migrate.js';
 import { countPackages, seedDemoData } from '../demo/seed.js';
 import { interruptSignal } from '../lifecycle.js';
 import { progressReporter } from '../progress.js';
+import { readArguments, UsageError } from './arguments.js';
 import { openForJob, runJob } from './job.js';
 
-class UsageError extends Error {}
+const USAGE = 'usage: npm run db:seed -- --packages N [--reset]';
 
 function readOptions() {
-  try {
-    const { values } = parseArgs({
-      options: { packages: { type: 'string', default: '2000' }, reset: { type: 'boolean', default: false } },
-      strict: true,
-    });
-    const packages = Number(values.packages);
-    if (!/^\d+$/.test(values.packages) || packages < 1 || packages > 1_000_000) {
-      throw new UsageError(
-        `--packages must be a whole number from 1 to 1000000, got ${JSON.stringify(values.packages)}`,
-      );
-    }
-    return { packages, reset: values.reset };
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message} (usage: npm run db:seed -- --packages N [--reset])`);
+  const { values } = readArguments(
+    { options: { packages: { type: 'string', default: '2000' }, reset: { type: 'boolean', default: false } } },
+    USAGE,
+  );
+  const packages = Number(values.packages);
+  if (!/^\d+$/.test(values.packages) || packages < 1 || packages > 1_000_000) {
+    throw new UsageError(
+      `--packages must be a whole number from 1 to 1000000, got ${JSON.stringify(values.packages)} (${USAGE})`,
+    );
   }
+  return { packages, reset: values.reset };
 }
 
 await runJob(

@@ -91,14 +91,17 @@ async function waitForPostgres(
       const why = faultReason(error);
       if (refusesSettings(error)) return { settingsRefused: why };
       if (!isUnavailable(error) || waited >= (options.waitMs ?? 0)) {
-        const after = waited >= 1000 ? ` after ${Math.round(waited / 1000)} s` : '';
+        // Given up at DATABASE_WAIT: say that wait (0.5 s, 30 s), not the milliseconds the last try ran over it.
+        const shown = Math.min(waited, options.waitMs ?? 0);
+        const after = shown >= 100 ? ` after ${Number((shown / 1000).toFixed(1))} s` : '';
         throw new DatabaseUnavailableError(`cannot reach PostgreSQL at ${describeServer(url)}${after}: ${why}`);
       }
       if (lastSaid === 0 || Date.now() - lastSaid >= 5000) {
         options.onWait?.(`waiting for PostgreSQL at ${describeServer(url)} (${why})`);
         lastSaid = Date.now();
       }
-      await sleep(1000);
+      // A try a second, the last one when DATABASE_WAIT is spent, not a whole second later.
+      await sleep(Math.max(50, Math.min(1000, (options.waitMs ?? 0) - waited)));
     }
   }
 }

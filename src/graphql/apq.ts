@@ -6,9 +6,11 @@
 // PERSISTED_OPERATIONS_ONLY, where only the manifest's documents run.
 //
 // A registration is something an anonymous client makes the server keep, so it is bounded: the document must be
-// within GRAPHQL_MAX_TOKENS (counted by the lexer alone, before the hash is computed), the store is an LRU by count
-// and bytes (src/graphql/apq-store.ts), and each caller may register APQ_REGISTRATIONS new documents per minute
-// (429 beyond, counted in Redis across instances when it answers, as the rate limit is).
+// within APQ_MAX_DOCUMENT_BYTES (comments and strings count there, not in the tokens) and GRAPHQL_MAX_TOKENS
+// (counted by the lexer alone), both before the hash is computed; the store is an LRU by count and bytes, and what
+// Redis keeps is bounded in all and per caller (src/graphql/apq-store.ts); and each caller may register
+// APQ_REGISTRATIONS new documents per minute (429 beyond, counted in Redis across instances when it answers, as
+// the rate limit is) and APQ_MAX_BYTES_PER_CALLER bytes of them kept in Redis per APQ_TTL (429 beyond).
 //
 // Written here rather than with @graphql-yoga/plugin-apq: its newest release (3.6.2) declares a peer
 // @graphql-tools/utils ^10 where graphql-yoga 5.24 uses ^11, which npm refuses to install, and the bounds sit
@@ -16,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { type GraphQLError, Lexer, Source, TokenKind } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import type { Config } from '../config.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import { createCounter } from '../http/rate-limit.js';
 import type { SharedRedis } from '../http/redis.js';
@@ -28,8 +31,11 @@ export interface ApqOptions {
   manifest: ReadonlyMap<string, string> | undefined;
   /** GRAPHQL_MAX_TOKENS: a longer document is not registered. */
   maxTokens: number;
-  /** New documents per caller per minute; 0: no bound. */
-  registrationsPerMinute: number;
+  /**
+   * The largest document registered (UTF-8 bytes), new documents per caller per minute (0: no bound), and the bytes
+   * of new documents per caller within the TTL (counted by the store; here for the refusal's message).
+   */
+  bounds: Pick<Config['apq'], 'maxDocumentBytes' | 'registrationsPerMinute' | 'maxBytesPerCaller' | 'ttlMs'>;
   redis: SharedRedis | undefined;
   callerOf: (request: Request, server?: ServerContext) => Caller;
 }
@@ -87,22 +93,35 @@ export function persistedDocuments(store: ApqStore | undefined, manifest: Readon
 }
 
 export function automaticPersistedQueries(options: ApqOptions): Plugin {
-  const { store, maxTokens, registrationsPerMinute: perMinute } = options;
+  const { store, maxTokens } = options;
+  const { maxDocumentBytes, registrationsPerMinute: perMinute, maxBytesPerCaller, ttlMs } = options.bounds;
   const { documentOf } = persistedDocuments(store, options.manifest);
   const count =
     perMinute > 0
       ? createCounter({ requests: perMinute, windowMs: 60_000, redis: options.redis, keyPrefix: 'listing-apq' })
       : undefined;
 
+  const tooMany = (message: string, wait: number) =>
+    createGraphQLError(`${message} Retry in ${wait} s.`, {
+      extensions: { code: 'RATE_LIMITED', http: { status: 429, headers: { 'retry-after': String(wait) } } },
+    });
+
   /** Throws a 429 when the caller has registered its share of documents this minute. */
-  async function admit(request: Request, server: ServerContext): Promise<void> {
+  async function admit(caller: string): Promise<void> {
     if (!count) return;
-    const outcome = await count(options.callerOf(request, server).rateKey);
+    const outcome = await count(caller);
     if (outcome.allowed) return;
     const wait = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
-    throw createGraphQLError(
-      `Too many new persisted queries: the limit is ${perMinute} per minute per client. Retry in ${wait} s.`,
-      { extensions: { code: 'RATE_LIMITED', http: { status: 429, headers: { 'retry-after': String(wait) } } } },
+    throw tooMany(`Too many new persisted queries: the limit is ${perMinute} per minute per client.`, wait);
+  }
+
+  /** Keeps the document, or throws a 429 when the caller has registered its share of bytes within APQ_TTL. */
+  async function keep(hash: string, document: string, caller: string): Promise<void> {
+    const sharing = await store.set(hash, document, caller);
+    if (!('refused' in sharing)) return;
+    throw tooMany(
+      `Too many bytes of new persisted queries: the limit is ${maxBytesPerCaller} per client within ${ttlMs / 1000} s.`,
+      sharing.retryAfterSeconds,
     );
   }
 
@@ -120,6 +139,8 @@ export function automaticPersistedQueries(options: ApqOptions): Plugin {
         return;
       }
       if (typeof params.query !== 'string') return; // yoga refuses it
+      const bytes = Buffer.byteLength(params.query);
+      if (bytes > maxDocumentBytes) throw limitExceeded('documentBytes', maxDocumentBytes, bytes);
       if (!withinTokens(params.query, maxTokens)) throw limitExceeded('tokens', maxTokens, `more than ${maxTokens}`);
       if (sha256(params.query) !== hash) {
         throw badRequest(
@@ -128,8 +149,9 @@ export function automaticPersistedQueries(options: ApqOptions): Plugin {
         );
       }
       if ((await documentOf(hash)) !== undefined) return; // known already
-      await admit(request, context as ServerContext);
-      await store.set(hash, params.query);
+      const caller = options.callerOf(request, context as ServerContext).rateKey;
+      await admit(caller);
+      await keep(hash, params.query, caller);
     },
   };
 }

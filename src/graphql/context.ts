@@ -5,7 +5,7 @@ import { type CacheNote, cacheNoteFor } from '../cache/response-cache.js';
 import { newEntities, notingEntities } from '../cache/surrogate-keys.js';
 import type { Consistency, ReadPath, ReadSession } from '../db/sql.js';
 import type { Caller, ServerContext } from '../http/callers.js';
-import type { MatchSets } from '../listing/matches.js';
+import { callersMatchSets, type MatchSets } from '../listing/matches.js';
 import type { PackageRow } from '../listing/rows.js';
 import { type PoolDraw, poolDraw } from '../listing/seed-pool.js';
 import { createStore, type LastSeen, type Store } from '../listing/store.js';
@@ -81,7 +81,9 @@ type RequestRead = Pick<ReadPath, 'session' | 'role'>;
 export function createContextFactory(options: ContextOptions) {
   return (initial: Record<string, unknown>): Context => {
     const door = initial as unknown as DoorContext & ServerContext & { request: Request };
-    const credential = options.callerOf(door.request, door).graphql;
+    const caller = options.callerOf(door.request, door);
+    const credential = caller.graphql;
+    const matchSets = callersMatchSets(options.matchSets, caller.rateKey);
     const deadline = Date.now() + options.requestTimeoutMs;
     let read = options.reads.forRequest(door.request);
     let consistency: Consistency = 'versioned';
@@ -93,7 +95,7 @@ export function createContextFactory(options: ContextOptions) {
       // What the answer holds, for its surrogate keys; a run started over notes afresh.
       cacheNote.entities = newEntities();
       const entities = cacheNote.entities;
-      const store = notingEntities(createStore(session, options.matchSets, options.lastSeen), () => entities);
+      const store = notingEntities(createStore(session, matchSets, options.lastSeen), () => entities);
       return { session, store, loaders: createLoaders(store), database: read.role, preparedPhotographers: [] };
     };
     const context: Context = {

@@ -32,9 +32,9 @@ export function graphqlMatchSets(matchSets: MatchSets): MatchSets {
   return {
     kept: (filter, version, order) => matchSets.kept(filter, version, order),
     readAs: (filter, version, order) => matchSets.readAs(filter, version, order),
-    async positions(sql, filter, version, order) {
+    async positions(sql, filter, version, order, caller) {
       try {
-        return await matchSets.positions(sql, filter, version, order);
+        return await matchSets.positions(sql, filter, version, order, caller);
       } catch (error) {
         if (!(error instanceof FilterReadsBusyError)) throw error;
         throw createGraphQLError(error.message, {

@@ -17,10 +17,12 @@ import { type DocumentNode, GraphQLError, getOperationAST, Kind, parse, type Val
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../config.js';
 
-export type LimitName = keyof OperationLimits;
+/** The operation limits, and the size of a document registered by automatic persisted queries (apq.ts). */
+export type LimitName = keyof OperationLimits | 'documentBytes';
 
 const MEASURE: Record<LimitName, (actual: number | string) => string> = {
   tokens: (actual) => `The document has ${actual} tokens`,
+  documentBytes: (actual) => `The document to register as a persisted query has ${actual} bytes (UTF-8)`,
   depth: (actual) => `The query is ${actual} fields deep`,
   aliases: (actual) => `The query uses ${actual} aliases`,
   directives: (actual) => `The query uses ${actual} directives`,

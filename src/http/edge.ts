@@ -13,6 +13,8 @@
 //   body passes the limit): the rest is read and dropped, so an oversized document is never buffered, let
 //   alone parsed, and the answer closes the connection. A compressed body gets 415: inflating it would undo
 //   the size limit.
+// - A request on a connection past its address's bound (MAX_CONNECTIONS_PER_ADDRESS, src/http/sockets.ts) gets
+//   429, its body read and dropped alike.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
@@ -155,6 +157,8 @@ export interface EdgeOptions {
   maxBodyBytes: number;
   /** Take the request id from X-Request-Id (set by a trusted proxy); otherwise one is made here. */
   trustProxy: boolean;
+  /** The refusal of a request on a connection past its address's bound (src/http/sockets.ts), or null. */
+  refuseConnection?: (request: IncomingMessage) => Refusal | null;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -178,10 +182,12 @@ export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
 
 async function handle(
   app: NodeHandler,
-  { maxBodyBytes }: EdgeOptions,
+  { maxBodyBytes, refuseConnection }: EdgeOptions,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<unknown> {
+  const tooMany = refuseConnection?.(request);
+  if (tooMany) return refuseWhileReceiving(request, response, resolveTarget(request.url)?.path ?? '', tooMany);
   if (!validHost(request.headers.host)) {
     return refuse(request, response, resolveTarget(request.url)?.path ?? '', badRequest('Malformed Host header.'));
   }

@@ -4,6 +4,8 @@
 // at 12 s (300 ms under NODE_ENV=test) and keeps no account of its streams; this one replaces it for
 // subscriptions, so that
 // - at most SSE_MAX_CONNECTIONS streams are open at once: past it a 503, and the subscription never starts;
+// - at most SSE_MAX_PER_CALLER of them are one caller's (its API key, else its address: `rateKey`): past it a 429,
+//   and the subscription never starts, so one caller cannot take the room the instance has for everyone;
 // - one timer sends the heartbeat (a `:` comment) to every open stream each HEARTBEAT_MS, so proxies and
 //   browsers see traffic on a quiet stream;
 // - a stop ends every stream with `event: complete` (closeAll), so the server's drain has nothing to wait for,
@@ -14,7 +16,8 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { NOT_SHARED } from './cache-headers.js';
-import { refusalResponse } from './refusals.js';
+import type { Caller, ServerContext } from './callers.js';
+import { type Refusal, refusalResponse } from './refusals.js';
 import { GRAPHQL_PATH } from './routes.js';
 
 /** A comment line every this often on every open stream (15 s: below the 30-60 s idle cut of common proxies). */
@@ -25,12 +28,15 @@ const RETRY_AFTER_SECONDS = 5;
 export interface EventStreamOptions {
   /** Streams open at once, at most (SSE_MAX_CONNECTIONS). */
   max: number;
+  /** Streams one caller may hold open at once (SSE_MAX_PER_CALLER); 0 or unset: no bound of its own. */
+  perCaller?: number;
   heartbeatMs?: number;
   logger: Pick<Logger, 'info'>;
 }
 
 export interface EventStreams {
-  plugin: Plugin;
+  /** The plugin, counting each caller's streams as `callerOf` names the caller. */
+  plugin(callerOf: (request: Request, server?: ServerContext) => Caller): Plugin;
   /** Streams open now. */
   open(): number;
   /** Ends every open stream with `event: complete` and refuses new ones from now on (the server is stopping). */
@@ -38,6 +44,8 @@ export interface EventStreams {
 }
 
 interface Stream {
+  /** The caller's rate key. */
+  caller: string;
   controller: ReadableStreamDefaultController<Uint8Array>;
   iterator: AsyncIterator<ExecutionResult>;
   opened: number;
@@ -66,8 +74,11 @@ function nextEvent(result: ExecutionResult): Uint8Array {
   return encoder.encode(`event: next\ndata: ${JSON.stringify(wire)}\n\n`);
 }
 
-export function createEventStreams({ max, heartbeatMs = HEARTBEAT_MS, logger }: EventStreamOptions): EventStreams {
+export function createEventStreams(options: EventStreamOptions): EventStreams {
+  const { max, perCaller = 0, heartbeatMs = HEARTBEAT_MS, logger } = options;
   const streams = new Set<Stream>();
+  /** Open streams by caller (callers with none are not kept). */
+  const held = new Map<string, number>();
   let closing = false;
   let heartbeat: NodeJS.Timeout | undefined;
 
@@ -81,6 +92,9 @@ export function createEventStreams({ max, heartbeatMs = HEARTBEAT_MS, logger }: 
   /** Takes the stream out (once), stops its subscription, and says how it ended. */
   function end(stream: Stream, how: 'completed' | 'client left' | 'server stopping' | 'failed'): void {
     if (!streams.delete(stream)) return;
+    const left = (held.get(stream.caller) ?? 1) - 1;
+    if (left > 0) held.set(stream.caller, left);
+    else held.delete(stream.caller);
     if (streams.size === 0) {
       clearInterval(heartbeat);
       heartbeat = undefined;
@@ -98,13 +112,20 @@ export function createEventStreams({ max, heartbeatMs = HEARTBEAT_MS, logger }: 
     logger.info({ path: GRAPHQL_PATH, events: stream.events, seconds, how }, 'event stream ended');
   }
 
-  function respond(results: AsyncIterable<ExecutionResult>, request: Request, fetchAPI: Fetch): Response {
+  function respond(
+    results: AsyncIterable<ExecutionResult>,
+    request: Request,
+    fetchAPI: Fetch,
+    caller: string,
+  ): Response {
     const iterator = results[Symbol.asyncIterator]();
     let stream: Stream | undefined;
     const body = new fetchAPI.ReadableStream<Uint8Array>({
+      // Called at once, as the stream is made: the stream is counted before the next request is looked at.
       start(controller) {
-        stream = { controller, iterator, opened: performance.now(), events: 0 };
+        stream = { caller, controller, iterator, opened: performance.now(), events: 0 };
         streams.add(stream);
+        held.set(caller, (held.get(caller) ?? 0) + 1);
         heartbeat ??= setInterval(beat, heartbeatMs).unref();
         // At once: some clients see no headers until the first bytes of the body.
         controller.enqueue(HEARTBEAT);
@@ -142,33 +163,43 @@ export function createEventStreams({ max, heartbeatMs = HEARTBEAT_MS, logger }: 
     });
   }
 
-  function refuse(results: AsyncIterable<ExecutionResult>, request: Request, fetchAPI: Fetch) {
-    // Never started (no event listened for), but returned so that nothing of it stays.
-    void Promise.resolve(results[Symbol.asyncIterator]().return?.()).catch(() => {});
-    return refusalResponse(fetchAPI.Response, request, GRAPHQL_PATH, {
-      status: 503,
-      code: 'SERVICE_UNAVAILABLE',
-      message: closing
-        ? 'The server is stopping: subscribe again, to another instance.'
-        : `Too many open subscriptions on this instance (SSE_MAX_CONNECTIONS, ${max}); try again shortly.`,
-      headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-    });
+  /** Why a stream for this caller is refused now (null: it is not). */
+  function refusal(caller: string): Refusal | null {
+    const retry = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+    if (closing) {
+      const message = 'The server is stopping: subscribe again, to another instance.';
+      return { status: 503, code: 'SERVICE_UNAVAILABLE', message, headers: retry };
+    }
+    if (perCaller > 0 && (held.get(caller) ?? 0) >= perCaller) {
+      const message = `Too many open subscriptions from this client (SSE_MAX_PER_CALLER, ${perCaller}): close one, or try again later.`;
+      return { status: 429, code: 'RATE_LIMITED', message, headers: retry };
+    }
+    if (streams.size >= max) {
+      const message = `Too many open subscriptions on this instance (SSE_MAX_CONNECTIONS, ${max}); try again shortly.`;
+      return { status: 503, code: 'SERVICE_UNAVAILABLE', message, headers: retry };
+    }
+    return null;
   }
 
-  const plugin: Plugin = {
+  function refuse(results: AsyncIterable<ExecutionResult>, request: Request, fetchAPI: Fetch, why: Refusal) {
+    // Never started (no event listened for), but returned so that nothing of it stays.
+    void Promise.resolve(results[Symbol.asyncIterator]().return?.()).catch(() => {});
+    return refusalResponse(fetchAPI.Response, request, GRAPHQL_PATH, why);
+  }
+
+  const plugin = (callerOf: (request: Request, server?: ServerContext) => Caller): Plugin => ({
     // After yoga's own processors (its plugins come first): a subscription yoga would stream as events is
     // streamed by this one instead. One it would refuse (406, no acceptable media type) stays refused.
-    onResultProcess({ request, result, resultProcessor, setResultProcessor }) {
+    onResultProcess({ request, result, resultProcessor, setResultProcessor, serverContext }) {
       if (!resultProcessor || !isAsyncIterable(result)) return;
-      setResultProcessor(
-        (results, fetchAPI) =>
-          closing || streams.size >= max
-            ? refuse(results as AsyncIterable<ExecutionResult>, request, fetchAPI)
-            : respond(results as AsyncIterable<ExecutionResult>, request, fetchAPI),
-        'text/event-stream',
-      );
+      const caller = callerOf(request, serverContext as ServerContext).rateKey;
+      setResultProcessor((results, fetchAPI) => {
+        const stream = results as AsyncIterable<ExecutionResult>;
+        const why = refusal(caller);
+        return why ? refuse(stream, request, fetchAPI, why) : respond(stream, request, fetchAPI, caller);
+      }, 'text/event-stream');
     },
-  };
+  });
 
   return {
     plugin,

@@ -107,7 +107,12 @@ function* itemsOf(value: unknown, format: 'page' | 'array', where: string): Gene
   for (let i = 0; i < results.length; i++) yield { value: results[i], where, path: `results[${i}]` };
 }
 
-async function* wholeFileItems(path: string, format: 'page' | 'array'): AsyncGenerator<SourceItem> {
+async function* wholeFileItems(
+  path: string,
+  format: 'page' | 'array',
+  size: number,
+  bytes: ByteCount,
+): AsyncGenerator<SourceItem> {
   const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
   let value: unknown;
   try {
@@ -115,33 +120,52 @@ async function* wholeFileItems(path: string, format: 'page' | 'array'): AsyncGen
   } catch (error) {
     throw new SourceError(`${path}: malformed JSON: ${describeJsonError(error, text)}`);
   }
-  yield* itemsOf(value, format, path);
+  const items = [...itemsOf(value, format, path)];
+  for (const [i, item] of items.entries()) {
+    bytes.handedOn(Math.floor((size * (i + 1)) / items.length)); // the file's share of the records handed on
+    yield item;
+  }
 }
 
-/** Bytes read so far: of the files finished, and of the stream being read. */
+/**
+ * How much of a source the import has been handed: the bytes of the files finished, and of the file being read,
+ * the part up to the record handed on last (not what a reader has read ahead: readline reads a whole file before
+ * its first line is taken). A streamed file counts the bytes its parser has taken, which runs at most one buffer
+ * ahead.
+ */
 class ByteCount {
   private finished = 0;
-  private current: ReadStream | null = null;
+  private current = 0;
+  private stream: ReadStream | null = null;
   get done(): number {
-    return this.finished + (this.current?.bytesRead ?? 0);
+    const streamed = this.stream ? Math.max(0, this.stream.bytesRead - this.stream.readableLength) : 0;
+    return this.finished + Math.max(this.current, streamed);
   }
-  reading(stream: ReadStream): ReadStream {
-    this.current = stream;
+  /** A streamed file: its parser's progress stands for the records'. */
+  streaming(stream: ReadStream): ReadStream {
+    this.stream = stream;
     return stream;
   }
+  /** The bytes of the current file up to the end of the record about to be handed on. */
+  handedOn(bytes: number): void {
+    this.current = bytes;
+  }
   finish(size: number): void {
-    this.current = null;
+    this.stream = null;
+    this.current = 0;
     this.finished += size;
   }
 }
 
 async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<SourceItem> {
-  const input = bytes.reading(createReadStream(path));
+  const input = createReadStream(path);
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   try {
+    let taken = 0;
     for await (const raw of lines) {
       number++;
+      taken += Buffer.byteLength(raw) + 1;
       const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
       if (line.trim() === '') continue;
       let value: unknown;
@@ -150,6 +174,7 @@ async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<Source
       } catch (error) {
         throw new SourceError(`${path} line ${number}: malformed JSON: ${describeJsonError(error, line)}`);
       }
+      bytes.handedOn(taken);
       yield { value, where: `${path} line ${number}`, path: '' };
     }
   } finally {
@@ -226,7 +251,7 @@ function recordPicker(format: 'page' | 'array', where: string) {
 }
 
 async function* streamedItems(path: string, format: 'page' | 'array', bytes: ByteCount): AsyncGenerator<SourceItem> {
-  const input = bytes.reading(createReadStream(path));
+  const input = bytes.streaming(createReadStream(path));
   const picker = recordPicker(format, path);
   const pipeline = chain([input, parser({ streamValues: false }), picker.pick]);
   try {
@@ -249,7 +274,8 @@ async function* fileItems(
 ): AsyncGenerator<SourceItem> {
   const format = await detectFormat(path);
   if (format === 'lines') yield* lineItems(path, bytes);
-  else if (size <= (options.wholeFileLimit ?? DEFAULT_WHOLE_FILE_LIMIT)) yield* wholeFileItems(path, format);
+  else if (size <= (options.wholeFileLimit ?? DEFAULT_WHOLE_FILE_LIMIT))
+    yield* wholeFileItems(path, format, size, bytes);
   else yield* streamedItems(path, format, bytes);
   bytes.finish(size);
 }

@@ -14,7 +14,9 @@
 // and READS_WAITING wait; past that a request is refused at once (FilterReadsBusyError) rather than queued
 // behind work the database cannot keep up with. The queue is short because a waiting request holds its
 // connection (its session has read the version): a longer one would take the pool from every other request.
-// Pages of filters already read never wait.
+// One caller (its API key, else its address) holds at most READS_PER_CALLER of those places, running or waiting,
+// so the last one is always another caller's: one client sending new filters as fast as it can leaves a second
+// one's new filter read, after one read at most. Pages of filters already read never wait.
 //
 // A read shared by concurrent requests runs on the session of the request that began it: its deadline, its
 // database, its listing version check. When it fails for that request (its deadline spent, its replica gone, its
@@ -26,33 +28,53 @@ import { correctedSearch, VOCABULARY, Vocabulary, type VocabularyRow, vocabulary
 
 const READS_AT_ONCE = 2;
 const READS_WAITING = 2;
+export const READS_PER_CALLER = READS_AT_ONCE + READS_WAITING - 1;
 
 export class FilterReadsBusyError extends Error {
-  constructor() {
+  constructor(callersShare = false) {
     super(
-      `Too many new filters are being read right now (${READS_AT_ONCE} at once, ${READS_WAITING} waiting); try again in a second. Filters already read are served at once.`,
+      callersShare
+        ? `Too many new filters from this client are being read right now (${READS_PER_CALLER} at once); try again in a second. Filters already read are served at once.`
+        : `Too many new filters are being read right now (${READS_AT_ONCE} at once, ${READS_WAITING} waiting); try again in a second. Filters already read are served at once.`,
     );
   }
 }
 
-/** Runs at most `atOnce` tasks at a time with at most `waiting` queued; past that, refuses at once. */
-function boundedGate(atOnce: number, waiting: number) {
+/**
+ * Runs at most `atOnce` tasks at a time with at most `waiting` queued, and at most `perCaller` of one caller's,
+ * running or queued; past that, refuses at once.
+ */
+function boundedGate(atOnce: number, waiting: number, perCaller: number) {
   let running = 0;
   const queue: (() => void)[] = [];
+  /** Places held (running or queued) by caller; callers holding none are not kept. */
+  const held = new Map<string, number>();
   // A finished task hands its slot to the next waiting one, so a new arrival cannot take it in between.
   const release = () => {
     const next = queue.shift();
     if (next) next();
     else running--;
   };
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (running < atOnce) running++;
-    else if (queue.length < waiting) await new Promise<void>((resolve) => queue.push(resolve));
-    else throw new FilterReadsBusyError();
+  const hold = (caller: string, by: number) => {
+    const now = (held.get(caller) ?? 0) + by;
+    if (now > 0) held.set(caller, now);
+    else held.delete(caller);
+  };
+  /** `caller`: its rate key; undefined: a read no caller is counted for. */
+  return async <T>(caller: string | undefined, task: () => Promise<T>): Promise<T> => {
+    if (caller !== undefined && (held.get(caller) ?? 0) >= perCaller) throw new FilterReadsBusyError(true);
+    if (running >= atOnce && queue.length >= waiting) throw new FilterReadsBusyError();
+    if (caller !== undefined) hold(caller, 1);
     try {
-      return await task();
+      if (running < atOnce) running++;
+      else await new Promise<void>((resolve) => queue.push(resolve));
+      try {
+        return await task();
+      } finally {
+        release();
+      }
     } finally {
-      release();
+      if (caller !== undefined) hold(caller, -1);
     }
   };
 }
@@ -69,7 +91,14 @@ export interface MatchSets {
    * The listing positions the filter matches in this listing version (the one the session's reads see), sorted,
    * or in rank order when `order` is `rank` (the filter has a search).
    */
-  positions(sql: SqlReader, filter: PackageFilter, version: string, order?: MatchOrder): Promise<Int32Array>;
+  positions(
+    sql: SqlReader,
+    filter: PackageFilter,
+    version: string,
+    order?: MatchOrder,
+    /** Who asks (a rate key), for the per-caller share of the reads; undefined: no one counted. */
+    caller?: string,
+  ): Promise<Int32Array>;
   /** The positions kept for (version, filter, order), without reading anything; undefined when none are. */
   kept(filter: PackageFilter, version: string, order?: MatchOrder): Int32Array | undefined;
   /** The filter as its kept matches were read: its search corrected for typos, when that found them. */
@@ -90,7 +119,7 @@ export function createMatchSets(maxBytes: number): MatchSets {
   });
   /** Reads under way, so concurrent first requests for one filter read it once. */
   const reading = new Map<string, Promise<MatchSet>>();
-  const gate = boundedGate(READS_AT_ONCE, READS_WAITING);
+  const gate = boundedGate(READS_AT_ONCE, READS_WAITING, READS_PER_CALLER);
 
   /** The matches; for a search that finds nothing, those of the search with its typos corrected, if any. */
   async function read(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder): Promise<MatchSet> {
@@ -130,8 +159,9 @@ export function createMatchSets(maxBytes: number): MatchSets {
     version: string,
     order: MatchOrder,
     key: string,
+    caller: string | undefined,
   ): Promise<MatchSet> {
-    const pending: Promise<MatchSet> = gate(() => read(sql, filter, version, order)).finally(() => {
+    const pending: Promise<MatchSet> = gate(caller, () => read(sql, filter, version, order)).finally(() => {
       if (reading.get(key) === pending) reading.delete(key);
     });
     if (!reading.has(key)) reading.set(key, pending);
@@ -140,7 +170,13 @@ export function createMatchSets(maxBytes: number): MatchSets {
   }
 
   /** The match set of the key: kept, else shared with a read under way, else read on this request's session. */
-  async function matchSet(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder) {
+  async function matchSet(
+    sql: SqlReader,
+    filter: PackageFilter,
+    version: string,
+    order: MatchOrder,
+    caller: string | undefined,
+  ) {
     const key = matchKey(filter, version, order);
     const hit = kept.get(key);
     if (hit) return hit;
@@ -154,13 +190,21 @@ export function createMatchSets(maxBytes: number): MatchSets {
         if (after) return after;
       }
     }
-    return readOwn(sql, filter, version, order, key);
+    return readOwn(sql, filter, version, order, key, caller);
   }
 
   return {
     kept: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order))?.positions,
     readAs: (filter, version, order = 'position') => kept.get(matchKey(filter, version, order))?.readAs ?? filter,
-    positions: async (sql, filter, version, order = 'position') =>
-      (await matchSet(sql, filter, version, order)).positions,
+    positions: async (sql, filter, version, order = 'position', caller = undefined) =>
+      (await matchSet(sql, filter, version, order, caller)).positions,
+  };
+}
+
+/** The match sets as one caller (its rate key) reads them: its reads count against its share. */
+export function callersMatchSets(matchSets: MatchSets, caller: string): MatchSets {
+  return {
+    ...matchSets,
+    positions: (sql, filter, version, order) => matchSets.positions(sql, filter, version, order, caller),
   };
 }

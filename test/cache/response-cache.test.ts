@@ -1,8 +1,11 @@
 // The versioned response cache and HTTP caching: a repeated request is answered from the cache with the same
 // bytes; an import between two requests changes the answer at once, on every instance sharing Redis; ETags
 // and 304; answers that depend on chance, carry errors, or belong to another scope are never served from it.
+
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import type { ReadPath } from '../../src/db/sql.js';
 import { generatePackages } from '../../src/demo/generate.js';
 import { importSource } from '../../src/import/importer.js';
@@ -233,5 +236,34 @@ describe(`the response cache on ${engineName}`, () => {
       expect(answer.headers.get('x-cache')).toBeNull();
       expect(answer.headers.get('etag')).toBeNull();
     }
+  });
+
+  it('never answers a persisted query registration from the cache: the server must register it again', async () => {
+    // Room for one registered document: registering a second one forgets the first.
+    const app = newApp({ apq: { ...loadConfig({}).apq, maxQueries: 1 } });
+    const hashOf = (query: string) => createHash('sha256').update(query).digest('hex');
+    const register = (query: string) =>
+      app.fetch(`${ORIGIN}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: hashOf(query) } } }),
+      });
+    const byHash = (query: string) =>
+      app.fetch(
+        `${ORIGIN}/graphql?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hashOf(query) } }))}`,
+        { headers: { accept: 'application/json' } },
+      );
+    const first = '{ packages(limit: 2, seed: 41) { results { id } } }';
+    const second = '{ packages(limit: 2, seed: 42) { results { id } } }';
+    expect((await register(first)).status).toBe(200);
+    expect((await register(second)).status).toBe(200);
+    expect(JSON.stringify(await (await byHash(first)).json())).toContain('PersistedQueryNotFound');
+    // The client registers it again, as APQ clients do on PersistedQueryNotFound; that must reach the server.
+    const again = await register(first);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-cache')).not.toBe('hit');
+    const found = await byHash(first);
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(await found.json())).not.toContain('PersistedQueryNotFound');
   });
 });

@@ -18,7 +18,7 @@ import { startVarnish, type Varnish, varnishInstalled } from '../helpers/varnish
 
 const inCi = process.env.CI === 'true';
 const runs = onPostgres && (varnishInstalled() || inCi);
-const REQUEST_TIMEOUT_S = 3;
+const REQUEST_TIMEOUT_S = 8;
 const MARK = 'Imported ';
 const PAGE = `/graphql?query=${encodeURIComponent('{ packages(limit: 4, seed: 31) { results { id title } } }')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,8 @@
 // `listingChanged` over Server-Sent Events, the app served over real HTTP in this process: one `next` event per
 // import, a heartbeat on a quiet stream, no deadline cutting it, nothing cached, a 503 past the bound while queries
-// are still served, mutations still refused, `event: complete` for every stream when the app stops, and nothing
-// left subscribed (nor read) once the clients are gone.
+// are still served, a 429 past one client's share while another client subscribes, mutations still refused,
+// `event: complete` for every stream when the app stops, and nothing left subscribed (nor read) once the clients
+// are gone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/config.js';
 import { generatePackages } from '../../src/demo/generate.js';
@@ -9,7 +10,7 @@ import { createEventStreams } from '../../src/http/event-streams.js';
 import { importSource } from '../../src/import/importer.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { createTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
-import { changes, subscribe } from '../helpers/event-stream.js';
+import { changes, type Subscriber, subscribe } from '../helpers/event-stream.js';
 import { type ServedApp, send, serveApp } from '../helpers/http-server.js';
 import { memorySource } from '../import/helpers.js';
 
@@ -115,6 +116,46 @@ describe(`listingChanged on ${engineName}`, () => {
       await sleep(100);
       expect(streams.open()).toBe(0);
     } finally {
+      await served.close();
+    }
+  });
+
+  it("refuses one address's streams past SSE_MAX_PER_CALLER with a 429 at once, while another address subscribes", async () => {
+    const served = await serveApp(db, { sseMaxConnections: 20, sseMaxPerCaller: 3 });
+    const open: Subscriber[] = [];
+    const from = async (localAddress: string) => {
+      const subscriber = await subscribe(served.url, { localAddress });
+      open.push(subscriber);
+      return subscriber;
+    };
+    try {
+      for (let i = 0; i < 3; i++) expect((await from('127.0.0.2')).status).toBe(200);
+      const started = performance.now();
+      const refused = await from('127.0.0.2');
+      expect(refused.status).toBe(429);
+      await refused.ended;
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(refused.headers['retry-after']).toBe('5');
+      expect(JSON.parse(refused.body())).toEqual({
+        errors: [
+          {
+            message:
+              'Too many open subscriptions from this client (SSE_MAX_PER_CALLER, 3): close one, or try again later.',
+            extensions: { code: 'RATE_LIMITED' },
+          },
+        ],
+      });
+      // Another client, while the first holds its share: the instance has room for 17 more.
+      const other = await from('127.0.0.3');
+      expect(other.status).toBe(200);
+      await other.waitFor('heartbeat', 1000);
+      // The first client's share comes back as its streams end.
+      open[0]?.close();
+      await open[0]?.ended;
+      await sleep(100);
+      expect((await from('127.0.0.2')).status).toBe(200);
+    } finally {
+      for (const subscriber of open) subscriber.close();
       await served.close();
     }
   });

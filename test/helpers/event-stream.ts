@@ -24,10 +24,10 @@ export interface Subscriber {
   close(): void;
 }
 
-/** Opens the subscription; resolves once the answer's headers are in. */
+/** Opens the subscription (from `localAddress`, e.g. 127.0.0.2, to stand for another client); resolves once the answer's headers are in. */
 export function subscribe(
   base: string,
-  options: { agent?: Agent; accept?: string; query?: string } = {},
+  options: { agent?: Agent; accept?: string; query?: string; localAddress?: string } = {},
 ): Promise<Subscriber> {
   const url = new URL(base);
   const path = `/graphql?query=${encodeURIComponent(options.query ?? LISTING_CHANGED)}`;
@@ -38,6 +38,7 @@ export function subscribe(
         port: url.port,
         path,
         agent: options.agent ?? false,
+        ...(options.localAddress && { localAddress: options.localAddress }),
         headers: { accept: options.accept ?? 'text/event-stream' },
       },
       (response) => {

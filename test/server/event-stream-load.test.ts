@@ -55,6 +55,9 @@ describe(`${STREAMS} open streams on one instance (${engineName})`, () => {
       ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: copyOfTemplate() }),
       SEED_PACKAGES: '200',
       SSE_MAX_CONNECTIONS: String(STREAMS),
+      // One client address stands here for the 2,000 clients: no share of streams or connections of its own.
+      SSE_MAX_PER_CALLER: '0',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
       RATE_LIMIT: '0',
       SHUTDOWN_TIMEOUT: '20',
       // As `npm start` and the image run it (docs/operations.md, "Memory").
