@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The image, the fleet and the manifests in real containers: `npm run test:containers`, its own run.
+    exclude: [...configDefaults.exclude, 'test/containers/**'],
     globalSetup: ['.config/vitest.global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -4,7 +4,8 @@
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Config, PoolSettings } from '../config.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { holdDataDir } from './data-dir.js';
+import { holdDataDir, isNewDataDir } from './data-dir.js';
+import { readTemplate } from './embedded-template.js';
 import { DatabaseUnavailableError, healthOf } from './faults.js';
 import type { PoolerStatus } from './named-statements.js';
 import { pgliteReadPath } from './pglite-read.js';
@@ -85,7 +86,12 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
       import('@electric-sql/pglite'),
       import('pglite-prisma-adapter'),
     ]);
-    const pglite = await PGlite.create(inMemory ? undefined : dataDir, { postgresqlconf: PGLITE_SETTINGS });
+    // A new directory gets the ready-made empty cluster when there is one (src/db/embedded-template.ts).
+    const template = inMemory || !isNewDataDir(dataDir) ? undefined : readTemplate();
+    const pglite = await PGlite.create(inMemory ? undefined : dataDir, {
+      postgresqlconf: PGLITE_SETTINGS,
+      ...(template ? { loadDataDir: template } : {}),
+    });
     const read = pgliteReadPath(pglite, observer);
     return {
       factory: new PrismaPGlite(pglite),

@@ -1,0 +1,189 @@
+// deploy/compose.yaml brought up as a user brings it up, under podman (Debian's podman-compose): the primary and
+// its streaming standby, PgBouncer, Redis, two gateway instances built from the Dockerfile, and HAProxy on port
+// 8080. Through HAProxy: both instances answer, the v2 contract checker passes, a gateway container killed under
+// load costs no request, and an import run as a one-off container of the gateway's service reaches both instances.
+// `down -v` leaves no container, volume or network of the project behind.
+//
+// The secrets are made for the run in deploy/secrets/ (a random password) and removed after; a deploy/secrets/ that
+// is already there is used as it is and left alone.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkContract, note, podman, ROOT, waitForStatus } from './podman.js';
+
+const PROJECT = 'package-listing'; // compose.yaml's `name:` (podman-compose 1.0 takes it from -p only)
+// `podman rm -v` on down: podman-compose 1.0 otherwise leaves the containers' anonymous volumes (the images'
+// VOLUMEs), which `docker compose down -v` removes.
+const COMPOSE = ['-p', PROJECT, '--podman-rm-args=-v', '-f', join(ROOT, 'deploy/compose.yaml')];
+const BASE = 'http://localhost:8080';
+const SECRETS = join(ROOT, 'deploy/secrets');
+const run = promisify(execFile);
+let madeSecrets = false;
+
+async function compose(args: string[], timeoutMs = 1_200_000): Promise<string> {
+  const { stdout, stderr } = await run('podman-compose', [...COMPOSE, ...args], {
+    cwd: ROOT,
+    timeout: timeoutMs,
+    maxBuffer: 64 << 20,
+  }).catch((error) => {
+    throw new Error(`podman-compose ${args.join(' ')} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+  });
+  return stdout + stderr;
+}
+
+const projectFilter = `label=io.podman.compose.project=${PROJECT}`;
+const containers = () =>
+  podman(['ps', '-a', '--format', '{{.Names}}', '--filter', projectFilter]).split('\n').filter(Boolean);
+/** Every volume of the project: its named ones, and those its containers mount (the images' anonymous VOLUMEs). */
+const projectVolumes = new Set<string>();
+function noteVolumes(): void {
+  for (const name of containers()) {
+    const mounts = podman(['inspect', '--format', '{{range .Mounts}}{{.Name}} {{end}}', name]);
+    for (const volume of mounts.split(' ').filter(Boolean)) projectVolumes.add(volume);
+  }
+}
+const leftovers = () => ({
+  containers: containers(),
+  volumes: podman(['volume', 'ls', '--format', '{{.Name}}'])
+    .split('\n')
+    .filter((v) => v.startsWith(`${PROJECT}_`) || projectVolumes.has(v)),
+  networks: podman(['network', 'ls', '--format', '{{.Name}}'])
+    .split('\n')
+    .filter((n) => n.startsWith(`${PROJECT}_`)),
+});
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
+/** GETs through HAProxy; returns the status, the instance that answered and the body. */
+async function get(path: string) {
+  const response = await fetch(BASE + path, { signal: AbortSignal.timeout(10_000) });
+  return { status: response.status, servedBy: response.headers.get('x-served-by'), body: await response.text() };
+}
+
+beforeAll(async () => {
+  // Nothing of an earlier run, and port 8080 free (compose.yaml publishes it).
+  await compose(['down', '-v'], 120_000).catch(() => '');
+  for (const network of leftovers().networks) podman(['network', 'rm', '-f', network]);
+  if (!(await portFree(8080))) throw new Error('port 8080 is taken: compose.yaml publishes HAProxy there');
+  if (!existsSync(SECRETS)) {
+    const password = randomBytes(12).toString('hex');
+    mkdirSync(SECRETS);
+    madeSecrets = true;
+    writeFileSync(join(SECRETS, 'postgres-password'), password);
+    writeFileSync(join(SECRETS, 'pgbouncer-userlist.txt'), `"listing" "${password}"\n`);
+    const example = readFileSync(join(ROOT, 'deploy/gateway.env.example'), 'utf8');
+    writeFileSync(join(SECRETS, 'gateway.env'), example.replaceAll('change-me', password));
+  }
+  const started = Date.now();
+  await compose(['up', '-d']);
+  await waitForStatus(`${BASE}/v2/local-package-list/?limit=1`, 200, 600_000);
+  note(
+    `compose up (images built or cached, primary, standby, PgBouncer, Redis, 2 gateways seeding, HAProxy): ` +
+      `${Math.round((Date.now() - started) / 1000)} s to the first answer through HAProxy`,
+  );
+});
+
+afterAll(async () => {
+  await compose(['down', '-v'], 300_000).catch((error) => console.error(error.message));
+  for (const network of leftovers().networks) podman(['network', 'rm', '-f', network]);
+  if (madeSecrets) rmSync(SECRETS, { recursive: true, force: true });
+});
+
+describe('deploy/compose.yaml under podman', () => {
+  it('answers through HAProxy from both instances', async () => {
+    const servedBy = new Set<string | null>();
+    for (let i = 0; i < 40 && servedBy.size < 2; i++) {
+      const answer = await get('/v2/local-package-list/?limit=1');
+      expect(answer.status).toBe(200);
+      servedBy.add(answer.servedBy);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect([...servedBy].sort()).toEqual(['gateway-1', 'gateway-2']);
+    expect((await get('/metrics')).status).toBe(404);
+  });
+
+  it('passes the v2 contract checker through HAProxy', async () => {
+    note(`v2 contract through HAProxy: ${await checkContract(BASE)}`);
+  });
+
+  it('loses no request when a gateway container is killed under load', async () => {
+    // 5 requests a second: within RATE_LIMIT (600 a minute per client, shared through Redis), as every request
+    // through HAProxy comes from one client here.
+    const load = autocannon({
+      url: `${BASE}/v2/local-package-list/?limit=50&seed=7`,
+      connections: 4,
+      overallRate: 5,
+      duration: 20,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    podman(['kill', '-s', 'KILL', `${PROJECT}_gateway-1_1`]);
+    const result = await load;
+    note(
+      `fleet through HAProxy, v2 page of 50 at 5 requests/s for 20 s, gateway-1 killed at 6 s: ` +
+        `${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ` +
+        `${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+    expect({ non2xx: result.non2xx, errors: result.errors, timeouts: result.timeouts }).toEqual({
+      non2xx: 0,
+      errors: 0,
+      timeouts: 0,
+    });
+    // It comes back by its restart policy, or by hand where podman restarts nothing.
+    if (podman(['inspect', '--format', '{{.State.Running}}', `${PROJECT}_gateway-1_1`]) !== 'true') {
+      podman(['start', `${PROJECT}_gateway-1_1`]);
+    }
+  });
+
+  it('imports as a one-off container of the gateway service, and both instances serve what it wrote', async () => {
+    const page = JSON.parse((await get('/v2/local-package-list/?limit=1&seed=7')).body);
+    // The v2 page shows no status (a private field): an imported record is listed only with status 1.
+    const title = `Imported through compose ${randomBytes(4).toString('hex')}`;
+    const record = { ...page.results[0], status: 1, title };
+    // podman-compose 1.0 mounts no volume into a one-off container: the dump travels in its environment.
+    const dump = Buffer.from(JSON.stringify([record]))
+      .toString('base64')
+      .replaceAll('=', '');
+    const write = `require('fs').writeFileSync('/tmp/dump.json', Buffer.from(process.env.DUMP, 'base64'))`;
+    const output = await compose([
+      'run',
+      '--rm',
+      '--no-deps',
+      '-T',
+      '-e',
+      `DUMP=${dump}`,
+      'gateway-1',
+      'sh',
+      '-c',
+      `node -e "${write}" && node dist/cli/import.js /tmp/dump.json`,
+    ]);
+    note(`one-off import: ${output.trim().split('\n').slice(-4).join(' | ')}`);
+    const seen = new Set<string | null>();
+    for (let i = 0; i < 80 && seen.size < 2; i++) {
+      const answer = await get(`/v2/local-package-list/?limit=1&seed=7&probe=${i}`);
+      if (answer.status === 200 && answer.body.includes(record.title)) seen.add(answer.servedBy);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect([...seen].sort()).toEqual(['gateway-1', 'gateway-2']);
+  });
+
+  it('down -v leaves nothing of the project behind', async () => {
+    noteVolumes();
+    await compose(['down', '-v'], 300_000);
+    const left = leftovers();
+    // podman-compose 1.0 removes no network on down (docker compose does): the project's is removed after.
+    note(`after down -v: ${JSON.stringify(left)} (volumes of the run: ${projectVolumes.size})`);
+    expect(left.containers).toEqual([]);
+    expect(left.volumes).toEqual([]);
+  });
+});

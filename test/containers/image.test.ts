@@ -1,0 +1,204 @@
+// The image as an operator runs it. On the embedded default: as the node user, read-only but for /data and a
+// tmpfs /tmp, within 512 MB from its first start on (demo data made in the /data volume), healthy by its own
+// HEALTHCHECK, through the heaviest bench scenario at 16 connections with no process killed, passing the v2
+// contract checker, stopping on SIGTERM with every request in flight answered, and keeping its data across a
+// restart. On PostgreSQL: within 256 MB, the same load. A first start given too little memory says which signal
+// killed it and what to do.
+//
+// The containers use the host's network (PostgreSQL and the tests' clients are on its loopback), each on a port of
+// its own.
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  checkContract,
+  freePort,
+  heaviestLoad,
+  IMAGE,
+  inspect,
+  LABEL,
+  LOAD_KEYS,
+  memoryOf,
+  note,
+  podman,
+  podmanAsync,
+  residentMb,
+  waitForStatus,
+} from './podman.js';
+
+const PG_ADMIN = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const LOAD_SECONDS = Number(process.env.CONTAINER_LOAD_SECONDS ?? 20);
+const volume = `listing-data-${process.pid}`;
+const names: string[] = [];
+
+/** Starts the image detached with the host's network on `port`; returns the container's name. */
+function start(name: string, port: number, options: string[], env: Record<string, string> = {}): string {
+  const environment = { PORT: String(port), HOST: '127.0.0.1', ...env };
+  podman([
+    'run',
+    '-d',
+    '--name',
+    name,
+    '--label',
+    LABEL,
+    '--network',
+    'host',
+    ...Object.entries(environment).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+    ...options,
+    IMAGE,
+  ]);
+  names.push(name);
+  return name;
+}
+
+/** The container's output, both streams. */
+const logs = (name: string) => execFileSync('sh', ['-c', 'podman logs "$0" 2>&1', name], { encoding: 'utf8' });
+
+function psql(sql: string): void {
+  execFileSync('psql', [PG_ADMIN, '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'pipe' });
+}
+
+beforeAll(() => {
+  podman(['volume', 'create', '--label', LABEL, volume]);
+});
+
+afterAll(() => {
+  for (const name of names) podman(['rm', '-f', '-v', '-t', '0', name]);
+  podman(['volume', 'rm', '-f', volume]);
+  psql('DROP DATABASE IF EXISTS containers_256 WITH (FORCE)');
+});
+
+describe('the image on the embedded database, within 512 MB', () => {
+  const name = `listing-embedded-${process.pid}`;
+  let base: string;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const options = ['--memory=512m', '--memory-swap=512m', '--read-only', '--tmpfs', '/tmp', '-v', `${volume}:/data`];
+    start(name, port, options, { API_KEYS: LOAD_KEYS, RATE_LIMIT: '0', RESPONSE_CACHE_BYTES: '0' });
+    const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
+    note(
+      `embedded first start under --memory=512m (read-only, demo data made): ready in ${Math.round(ready / 1000)} s, ` +
+        `container peak ${memoryOf(name).peakMb} MB, server ${await residentMb(base)} MB resident`,
+    );
+  });
+
+  it('runs as the node user, the demo data in the /data volume', async () => {
+    expect(podman(['exec', name, 'id', '-u'])).toBe('1000');
+    expect(podman(['exec', name, 'ls', '/data'])).toContain('PG_VERSION');
+    const page = (await (await fetch(`${base}/v2/local-package-list/?limit=1`)).json()) as { count: number };
+    expect(page.count).toBe(2000);
+    expect(logs(name)).toContain('loading 2000 demo packages');
+  });
+
+  it('turns healthy by its HEALTHCHECK', () => {
+    // podman runs the check on a timer only under systemd; run now, it records the container's health as well.
+    podman(['healthcheck', 'run', name]);
+    expect(inspect(name, '{{.State.Health.Status}}')).toBe('healthy');
+  });
+
+  it('serves the heaviest bench scenario at 16 connections with no process killed', async () => {
+    const load = await heaviestLoad(base, LOAD_SECONDS);
+    const memory = memoryOf(name);
+    note(
+      `embedded, 512m, GraphQL page of 50 with every field at 16 connections for ${LOAD_SECONDS} s: ` +
+        `${load.rps} req/s, p99 ${load.p99} ms; container peak ${memory.peakMb} MB, now ${memory.currentMb} MB, ` +
+        `server ${await residentMb(base)} MB resident`,
+    );
+    expect(load).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
+    expect(load.requests).toBeGreaterThan(0);
+    expect(memory.oomKills).toBe(0);
+    expect(inspect(name, '{{.State.Running}}')).toBe('true');
+  });
+
+  it('passes the v2 contract checker over every page', async () => {
+    note(`v2 contract, embedded image: ${await checkContract(base)}`);
+  });
+
+  it('answers the requests in flight on SIGTERM and exits 0 within its grace period', async () => {
+    const inFlight = Array.from({ length: 8 }, () => heaviestLoadOnce(base));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    await podmanAsync(['stop', '-t', '30', name]);
+    const stopped = Date.now() - started;
+    const statuses = await Promise.all(inFlight);
+    note(`SIGTERM with 8 requests in flight: stopped in ${stopped} ms, answers ${statuses.join(',')}`);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(inspect(name, '{{.State.ExitCode}}')).toBe('0');
+    expect(stopped).toBeLessThan(30_000);
+  });
+
+  it('keeps its data across a restart: the demo is loaded once', async () => {
+    podman(['start', name]);
+    const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
+    note(`restart on the same volume: ready in ${Math.round(ready / 1000)} s`);
+    const page = (await (await fetch(`${base}/v2/local-package-list/?limit=1`)).json()) as { count: number };
+    expect(page.count).toBe(2000);
+    expect(logs(name).match(/loading 2000 demo packages/g)).toHaveLength(1);
+  });
+});
+
+/** One request of the heaviest scenario; resolves with its status (0 when the connection failed). */
+async function heaviestLoadOnce(base: string): Promise<number> {
+  const { fullPageRequest } = await import('../../bench/scenarios.js');
+  const request = fullPageRequest();
+  try {
+    const response = await fetch(base + request.path, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+    });
+    await response.arrayBuffer();
+    return response.status;
+  } catch {
+    return 0;
+  }
+}
+
+describe('the image on PostgreSQL, within 256 MB', () => {
+  it('starts, seeds, and serves the heaviest bench scenario at 16 connections with no process killed', async () => {
+    psql('DROP DATABASE IF EXISTS containers_256 WITH (FORCE)');
+    psql('CREATE DATABASE containers_256');
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const url = new URL(PG_ADMIN);
+    url.pathname = '/containers_256';
+    const name = start(
+      `listing-postgres-${process.pid}`,
+      port,
+      ['--memory=256m', '--memory-swap=256m', '--read-only'],
+      {
+        DATABASE_URL: url.href,
+        SEED_PACKAGES: '2000',
+        API_KEYS: LOAD_KEYS,
+        RATE_LIMIT: '0',
+        RESPONSE_CACHE_BYTES: '0',
+      },
+    );
+    const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
+    const started = memoryOf(name);
+    const load = await heaviestLoad(base, LOAD_SECONDS);
+    const memory = memoryOf(name);
+    note(
+      `PostgreSQL, 256m: ready in ${Math.round(ready / 1000)} s (peak ${started.peakMb} MB); heaviest scenario at 16 ` +
+        `connections: ${load.rps} req/s, p99 ${load.p99} ms; container peak ${memory.peakMb} MB, ` +
+        `server ${await residentMb(base)} MB resident`,
+    );
+    expect(load).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
+    expect(memory.oomKills).toBe(0);
+    expect(inspect(name, '{{.State.Running}}')).toBe('true');
+  });
+});
+
+describe('a first start given too little memory', () => {
+  it('says which signal killed it and what to do', async () => {
+    const port = await freePort();
+    const name = start(`listing-starved-${process.pid}`, port, ['--memory=160m', '--memory-swap=160m']);
+    const code = await podmanAsync(['wait', name]);
+    const output = logs(name);
+    expect(code).toBe('1');
+    expect(output).toContain('killed by SIGKILL');
+    expect(output).toMatch(/memory limit/);
+  });
+});
