@@ -19,12 +19,12 @@ export interface Varnish {
   stop(): Promise<void>;
 }
 
-/** Varnish on the project's VCL, its two backends pointed at the gateways' ports. */
-export async function startVarnish(gatewayPorts: [number, number], port?: number): Promise<Varnish> {
+/** Varnish on the project's VCL (or another, `vclPath`), its two backends pointed at the gateways' ports. */
+export async function startVarnish(gatewayPorts: [number, number], port?: number, vclPath = VCL): Promise<Varnish> {
   const work = mkdtempSync(join(tmpdir(), 'varnish-'));
   // varnishd compiles the VCL and runs its worker as its own unprivileged user: they must reach the directory.
   chmodSync(work, 0o777);
-  const vcl = readFileSync(VCL, 'utf8')
+  const vcl = readFileSync(vclPath, 'utf8')
     .replace(/(backend gateway_1 \{[^}]*\.port = ")\d+/, `$1${gatewayPorts[0]}`)
     .replace(/(backend gateway_2 \{[^}]*\.port = ")\d+/, `$1${gatewayPorts[1]}`);
   writeFileSync(join(work, 'default.vcl'), vcl);
