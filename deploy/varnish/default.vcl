@@ -42,8 +42,10 @@ sub vcl_recv {
   if (req.method == "HEAD" && req.url ~ "^/graphql([?#]|$)") { return (pass); }
   # An answer for an API key is that caller's: never shared.
   if (req.http.Authorization) { return (pass); }
-  # A subscription's event stream is one client's, open for as long as it lasts.
-  if (req.http.Accept ~ "^\s*text/event-stream\s*$") { return (pass); }
+  # A subscription's event stream is one client's, open for as long as it lasts: piped, so that it ends at the
+  # gateway as soon as its client leaves (passed, Varnish would hold it until a heartbeat found the client gone,
+  # counted against that client's SSE_MAX_PER_CALLER all the while).
+  if (req.http.Accept ~ "^\s*text/event-stream\s*$") { return (pipe); }
   # The gateway sets no cookies and reads none.
   unset req.http.Cookie;
   return (hash);
