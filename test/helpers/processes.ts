@@ -3,16 +3,29 @@
 // list that stops them all.
 import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports are handed out from a slice of 10000-30999 that is this process's own (by vitest worker), never from the
+ * ephemeral range (32768 and up): a port found free there can be taken, before the test's process binds it, by
+ * an outgoing connection, a server started on port 0, or another worker's probe (test files run in parallel).
+ */
+const SLICE = 1500;
+const FIRST = 10_000 + (Number(process.env.VITEST_POOL_ID ?? 0) % 14) * SLICE;
+let nextOffset = Math.floor(Math.random() * SLICE);
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+}
+
+export async function freePort(): Promise<number> {
+  for (let tries = 0; tries < SLICE; tries++) {
+    const port = FIRST + (nextOffset++ % SLICE);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free port in ${FIRST}-${FIRST + SLICE - 1}`);
 }
 
 /** The command line, as the postgres user when this process is root. */
