@@ -20,7 +20,6 @@ const inCi = process.env.CI === 'true';
 const runs = onPostgres && (varnishInstalled() || inCi);
 const REQUEST_TIMEOUT_S = 8;
 const MARK = 'Imported ';
-const PAGE = `/graphql?query=${encodeURIComponent('{ packages(limit: 4, seed: 31) { results { id title } } }')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A TCP proxy that can hold what the upstream answers (buffered, in order) until released. */
@@ -89,44 +88,64 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
+/** A page of the listing, one of its own for each attempt. */
+const pageOf = (attempt: number) =>
+  `/graphql?query=${encodeURIComponent(`{ packages(limit: 4, seed: ${31 + attempt}) { results { id title } } }`)}`;
+
+/**
+ * Holds an answer of the version now on its way to Varnish across an import and the gateway's first purge, then
+ * lets it through. Resolves with when the first purge was seen, or null when the race did not happen this time
+ * (a loaded machine: the gateway did not share the answer, or its second purge came before the test looked).
+ */
+async function race(attempt: number, mark: string): Promise<number | null> {
+  const page = pageOf(attempt);
+  const purgedBefore = await okPurges(gateway);
+  proxy.hold();
+  const late = fetch(`${varnish.url}${page}`).then(async (r) => ({
+    cacheControl: r.headers.get('cache-control'),
+    body: await r.text(),
+  }));
+  while (proxy.heldBytes() === 0) await sleep(20);
+  const records = [...generatePackages({ count: 30 })].map((r) => ({ ...r, title: `${mark}${r.title}` }));
+  const file = join(work, `import-${attempt}.json`);
+  writeFileSync(file, JSON.stringify(records));
+  const result = await runScript('src/cli/import.ts', { DATABASE_URL: database.url }, [file]);
+  expect(result.code, result.stderr).toBe(0);
+  while ((await okPurges(gateway)) < purgedBefore + 1) await sleep(50);
+  const firstPurge = Date.now();
+  proxy.release();
+  const arrived = await late;
+  expect(arrived.body).not.toContain(mark);
+  const kept = await fetch(`${varnish.url}${page}`);
+  const keptBody = await kept.text();
+  const raced = arrived.cacheControl?.startsWith('public') && kept.headers.get('x-edge-cache') === 'hit';
+  if (!raced || keptBody.includes(mark)) {
+    console.log(
+      `purge race, attempt ${attempt}: no race (${arrived.cacheControl}, ${kept.headers.get('x-edge-cache')})`,
+    );
+    return null;
+  }
+  return firstPurge;
+}
+
 describe.runIf(runs)('an answer that reaches the CDN after its version was purged', () => {
   it('is purged again: the CDN serves the new version within REQUEST_TIMEOUT and a margin', async () => {
-    // An answer made from the version now, held on its way to Varnish.
-    proxy.hold();
-    const late = fetch(`${varnish.url}${PAGE}`).then(async (r) => ({
-      cacheControl: r.headers.get('cache-control'),
-      body: await r.text(),
-    }));
-    while (proxy.heldBytes() === 0) await sleep(20);
-
-    // An import, and the gateway's first purge of the version that answer was made from.
-    const records = [...generatePackages({ count: 30 })].map((r) => ({ ...r, title: `${MARK}${r.title}` }));
-    const file = join(work, 'import.json');
-    writeFileSync(file, JSON.stringify(records));
-    const result = await runScript('src/cli/import.ts', { DATABASE_URL: database.url }, [file]);
-    expect(result.code, result.stderr).toBe(0);
-    while ((await okPurges(gateway)) < 1) await sleep(50);
-    const firstPurge = Date.now();
-
-    // The old answer arrives after the purge, and the CDN keeps it: the race, as it happens.
-    proxy.release();
-    const arrived = await late;
-    expect(arrived.body).not.toContain(MARK);
-    // The gateway shared it (it had read the listing version in time): what a CDN keeps.
-    expect(arrived.cacheControl).toMatch(/^public/);
-    const kept = await fetch(`${varnish.url}${PAGE}`);
-    expect(kept.headers.get('x-edge-cache')).toBe('hit');
-    expect(await kept.text()).not.toContain(MARK);
-
-    // The second purge ends it.
-    const bound = REQUEST_TIMEOUT_S * 1000 + REPURGE_MARGIN_MS + 1500;
-    let body = '';
-    while (!body.includes(MARK)) {
-      expect(Date.now() - firstPurge, 'the CDN still serves the page made before the import').toBeLessThan(bound);
-      await sleep(100);
-      body = await (await fetch(`${varnish.url}${PAGE}`)).text();
+    // The old answer arrives after the purge, and the CDN keeps it: the race, as it happens. Then the second purge
+    // ends it.
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const mark = `${MARK}${attempt} `;
+      const firstPurge = await race(attempt, mark);
+      if (firstPurge === null) continue;
+      const bound = REQUEST_TIMEOUT_S * 1000 + REPURGE_MARGIN_MS + 1500;
+      let body = '';
+      while (!body.includes(mark)) {
+        expect(Date.now() - firstPurge, 'the CDN still serves the page made before the import').toBeLessThan(bound);
+        await sleep(100);
+        body = await (await fetch(`${varnish.url}${pageOf(attempt)}`)).text();
+      }
+      console.log(`purge race: the new version at the edge ${Date.now() - firstPurge} ms after the first purge`);
+      return;
     }
-    expect(await okPurges(gateway)).toBe(2);
-    console.log(`purge race: the new version at the edge ${Date.now() - firstPurge} ms after the first purge`);
-  }, 60_000);
+    throw new Error('the race did not happen in 3 attempts: the held answer was never kept by Varnish');
+  }, 180_000);
 });
