@@ -18,7 +18,15 @@ export const READS_SETTINGS = ['start', 'dev', 'db:migrate', 'db:seed', 'import'
  * The npm scripts that read none of them (a tool that makes an API key must work while API_KEYS is wrong): a
  * wrong value does not concern them. Every script running a command-line tool is in one list or the other.
  */
-export const READS_NO_SETTINGS = ['api-key', 'subgraph:sdl', 'check:v2', 'schema:check', 'db:migration', 'docs:config'];
+export const READS_NO_SETTINGS = [
+  'api-key',
+  'subgraph:sdl',
+  'check:v2',
+  'schema:check',
+  'db:migration',
+  'docs:config',
+  'db:template',
+];
 
 const scripts = (names: string[]) => names.map((name) => `\`${name === 'start' ? 'npm start' : `npm run ${name}`}\``);
 const inWords = (items: string[]) => `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;

@@ -14,7 +14,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const IMAGE = 'localhost/package-listing-gateway:0.1.0';
 /** Every container and volume a test makes carries it, so a run cleans up after an earlier one that died. */
 export const LABEL = 'package-listing-gateway-test';
-export const CONTRACT_CHECKER = join(ROOT, '..', 'shared', 'v2-contract', 'check.mjs');
+/** The project's own v2 contract checker (`npm run check:v2`), compiled. */
+export const CONTRACT_CHECKER = join(ROOT, 'dist', 'cli', 'check-v2.js');
 
 const run = promisify(execFile);
 
