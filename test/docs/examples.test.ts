@@ -13,6 +13,7 @@ import { generatePackages } from '../../src/demo/generate.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
 import { subgraphSdl } from '../../src/graphql/schema.js';
 import { createPostgresDatabaseUrl, engineName, onPostgres } from '../helpers/database.js';
+import { type Process, startRedis } from '../helpers/fleet.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
 import { allExamples, type Example, ROOT } from './doc-examples.js';
@@ -28,7 +29,6 @@ import {
   streaming,
 } from './doc-runners.js';
 
-const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
 const examples = allExamples();
 const outputs = new Set(examples.flatMap((e) => (e.output ? [e.output] : [])));
@@ -42,8 +42,16 @@ let drop: (() => Promise<void>) | undefined;
 let dataDir: string | undefined;
 const work = mkdtempSync(join(tmpdir(), 'listing-docs-'));
 
+let redis: Process | undefined;
+
 beforeAll(async () => {
-  const env: Record<string, string> = { SEED_PACKAGES: '2000', RATE_LIMIT: '0', REDIS_URL: REDIS };
+  // A Redis of its own: kept answers of another run (the same build and demo listing) would otherwise be hits here.
+  redis = await startRedis();
+  const env: Record<string, string> = {
+    SEED_PACKAGES: '2000',
+    RATE_LIMIT: '0',
+    REDIS_URL: `redis://127.0.0.1:${redis.port}`,
+  };
   if (onPostgres) {
     const database = await createPostgresDatabaseUrl();
     drop = database.drop;
@@ -58,6 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await drop?.();
+  await redis?.stop();
 });
 
 /** The environment a documented `npm run` tool gets: the test server's database. */
@@ -287,9 +296,12 @@ describe(`figures the docs state, measured on ${engineName}`, () => {
   async function statements(query: string, limit: number): Promise<number> {
     const slim = '{ packages(limit: 3, seed: 5) { results { id } } }';
     await delta(slim, {});
-    const versionRead = await delta(slim, {}); // a cache hit: the version read alone
+    // Each the least of three: a read of the version watch (while anything subscribes) can fall into one.
+    const least = async (measure: (i: number) => Promise<number>) =>
+      Math.min(await measure(0), await measure(1), await measure(2));
+    const versionRead = await least(() => delta(slim, {})); // a cache hit: the version read alone
     await delta(query, { limit, seed: 1 }); // the listing seen, its kept positions read
-    return (await delta(query, { limit, seed: 2 })) - versionRead;
+    return (await least((i) => delta(query, { limit, seed: 2 + i }))) - versionRead;
   }
 
   it('statements per page: one with every field or package fields only, two with part of the photographer', async () => {
