@@ -139,10 +139,19 @@ describe('deploy/compose.yaml under podman', () => {
       errors: 0,
       timeouts: 0,
     });
-    // It comes back by its restart policy, or by hand where podman restarts nothing.
+    // It comes back by its restart policy, or by hand where podman restarts nothing, and HAProxy sends it
+    // requests again once its /healthz answers.
     if (podman(['inspect', '--format', '{{.State.Running}}', `${PROJECT}_gateway-1_1`]) !== 'true') {
       podman(['start', `${PROJECT}_gateway-1_1`]);
     }
+    const restarted = Date.now();
+    let rejoined = false;
+    while (!rejoined && Date.now() - restarted < 180_000) {
+      rejoined = (await get('/v2/local-package-list/?limit=1')).servedBy === 'gateway-1';
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    note(`gateway-1 back in HAProxy's rotation ${Math.round((Date.now() - restarted) / 1000)} s after its start`);
+    expect(rejoined).toBe(true);
   });
 
   it('imports as a one-off container of the gateway service, and both instances serve what it wrote', async () => {
