@@ -3,10 +3,10 @@
 // server over its socket, and prints the server's progress and report as if it had imported them itself.
 import { existsSync } from 'node:fs';
 import { type ClientRequest, request } from 'node:http';
-import { createInterface } from 'node:readline';
 import type { Config } from '../config.js';
 import { describeFailure } from '../messages.js';
 import type { ImportOptions, SourceReport } from './importer.js';
+import { jsonLines } from './lines.js';
 import { type ChannelEvent, IMPORT_PATH, importSocketPath } from './live-channel.js';
 import { type Source, SourceError } from './source.js';
 
@@ -63,16 +63,19 @@ export function importThroughServer(
     };
     const path = `${IMPORT_PATH}?label=${encodeURIComponent(source.label)}`;
     const upload = request({ socketPath, method: 'POST', path, agent: false }, (response) => {
-      const lines = createInterface({ input: response, crlfDelay: Number.POSITIVE_INFINITY });
-      lines.on('line', (line) => {
-        if (line === '') return;
-        const event = JSON.parse(line) as ChannelEvent;
-        if ('phase' in event) options.onPhase?.(event.phase);
-        else if ('progress' in event) options.onProgress?.(event.progress);
-        else if ('report' in event) settle(event.report);
-        else settle(emptyReport(source, `the server: ${event.error}`));
-      });
-      lines.on('close', () => settle(emptyReport(source, 'the server ended the import without a report')));
+      const read = async () => {
+        for await (const line of jsonLines(response)) {
+          if (line === '') continue;
+          const event = JSON.parse(line) as ChannelEvent;
+          if ('phase' in event) options.onPhase?.(event.phase);
+          else if ('progress' in event) options.onProgress?.(event.progress);
+          else if ('report' in event) settle(event.report);
+          else settle(emptyReport(source, `the server: ${event.error}`));
+        }
+      };
+      read()
+        .catch(() => undefined)
+        .finally(() => settle(emptyReport(source, 'the server ended the import without a report')));
     });
     upload.on('error', (error) => {
       if (!settled) settle(emptyReport(source, `the server could not be reached: ${describeFailure(error)}`));

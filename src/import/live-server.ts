@@ -8,13 +8,13 @@ import { chmod, mkdtemp, rm, stat, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import type { Database } from '../db/client.js';
 import { Interrupted } from '../lifecycle.js';
 import { describeFailure } from '../messages.js';
 import { importSource } from './importer.js';
+import { jsonLines } from './lines.js';
 import { type ChannelEvent, IMPORT_PATH, importSocketPath, MAX_SOCKET_PATH } from './live-channel.js';
 import type { Source, SourceItem } from './source.js';
 
@@ -31,8 +31,7 @@ function spooledSource(label: string, file: string, bytes: number): Source {
   return {
     label,
     async *records(): AsyncGenerator<SourceItem> {
-      const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const line of lines) {
+      for await (const line of jsonLines(createReadStream(file))) {
         done += Buffer.byteLength(line) + 1;
         if (line !== '') yield JSON.parse(line) as SourceItem;
       }

@@ -10,12 +10,12 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import chain from 'stream-chain';
 import { none } from 'stream-chain/defs.js';
 import { parser } from 'stream-json';
 import Assembler from 'stream-json/assembler.js';
 import { firstLine } from '../messages.js';
+import { jsonLines } from './lines.js';
 import {
   checkEnvelope,
   ENVELOPE_KEYS,
@@ -159,11 +159,10 @@ class ByteCount {
 
 async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<SourceItem> {
   const input = createReadStream(path);
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let number = 0;
   try {
     let taken = 0;
-    for await (const raw of lines) {
+    for await (const raw of jsonLines(input)) {
       number++;
       taken += Buffer.byteLength(raw) + 1;
       const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
@@ -178,7 +177,6 @@ async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<Source
       yield { value, where: `${path} line ${number}`, path: '' };
     }
   } finally {
-    lines.close();
     input.destroy();
   }
 }
