@@ -17,6 +17,8 @@ beforeAll(async () => {
     DATA_DIR: copyOfTemplate(),
     SEED_PACKAGES: '60',
     RATE_LIMIT: '0',
+    // A bounded heap, as in a container: what is dropped is collected, not left to grow the process.
+    NODE_OPTIONS: '--max-old-space-size=128',
     API_KEYS: `ops:private:${hashKey(KEY).toString('hex')}`,
   });
 });
@@ -176,27 +178,35 @@ function sendLargeBody(bytes: number): Promise<{ status: number; ms: number }> {
 
 describe('request size and memory', () => {
   it('a 24 MB body is refused with 413 before it is read, four at once, and memory stays flat', async () => {
-    const before = rssMb(server.pid);
-    const answers = await whileServing(() => Promise.all([1, 2, 3, 4].map(() => sendLargeBody(24 * 1024 * 1024))));
-    for (const answer of answers) {
-      expect(answer.status).toBe(413);
-      expect(answer.ms).toBeLessThan(1000);
-    }
-    // A batch of refused documents: over the token limit, fragment explosions, oversized chunked bodies.
-    for (let i = 0; i < 40; i++) {
-      const tokens = `{ a${i} ${'a '.repeat(20_000)}}`;
-      expect((await post({ query: tokens })).status).toBe(400);
-      expect((await post({ query: `${fragmentExplosion(30)}\n# ${i}` })).status).toBe(400);
-    }
-    const chunked = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: new Blob(['{"query":"', 'a'.repeat(300 * 1024), '"}']).stream(),
-      duplex: 'half',
-    } as RequestInit);
-    expect(chunked.status).toBe(413);
-    const after = rssMb(server.pid);
-    expect(after - before).toBeLessThan(80);
+    // One round: four 24 MB bodies at once, then refused documents (over the token limit, fragment explosions)
+    // and an oversized chunked body.
+    const round = async (number: number) => {
+      const answers = await whileServing(() => Promise.all([1, 2, 3, 4].map(() => sendLargeBody(24 * 1024 * 1024))));
+      for (const answer of answers) {
+        expect(answer.status).toBe(413);
+        expect(answer.ms).toBeLessThan(1000);
+      }
+      for (let i = 0; i < 20; i++) {
+        const tokens = `{ a${number}_${i} ${'a '.repeat(20_000)}}`;
+        expect((await post({ query: tokens })).status).toBe(400);
+        expect((await post({ query: `${fragmentExplosion(30)}\n# ${number} ${i}` })).status).toBe(400);
+      }
+      const chunked = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Blob(['{"query":"', 'a'.repeat(300 * 1024), '"}']).stream(),
+        duplex: 'half',
+      } as RequestInit);
+      expect(chunked.status).toBe(413);
+    };
+    // The runtime keeps what it has dropped until its collector runs (Node 24 holds the dropped chunks of a
+    // body as external memory for a while), so memory is judged by its trend: after three rounds the process
+    // has its working size, and three more (288 MB of bodies) add less than one round's 96 MB, where keeping
+    // what was refused would add all of it.
+    for (let number = 0; number < 3; number++) await round(number);
+    const settled = rssMb(server.pid);
+    for (let number = 3; number < 6; number++) await round(number);
+    expect(rssMb(server.pid) - settled).toBeLessThan(96);
   });
 
   it("a refused body closes its connection: a keep-alive client's next request is answered, never reset", async () => {
