@@ -44,6 +44,7 @@ import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
 import { lastSeenListing } from './listing/store.js';
 import { watchListingVersion } from './listing/version-watch.js';
+import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { silentLogger } from './logger.js';
 import { listingEndpoint } from './rest/endpoint.js';
 import { tracingOn } from './tracing.js';
@@ -103,8 +104,11 @@ export function createApp({
     ? connectRedis({ url: settings.redisUrl, timeoutMs: settings.redisTimeoutMs, logger })
     : undefined;
   const metrics = createMetrics(db, redis);
-  // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it.
+  // Each instance's own watch of the listing version: subscriptions and CDN purges hear of changes from it, and
+  // the instance reads what it keeps per version as soon as a new one is seen (the server did so before it
+  // listened), so the first requests in the version do not.
   const listingWatch = watchListingVersion(db.read, settings.listingWatchMs, logger);
+  listingWatch.subscribe(() => void warmUp(db.read).catch((error) => logger.warn({ err: error }, WARM_UP_FAILED)));
   const purger = startPurger({
     urls: settings.purgeUrls,
     watch: listingWatch,

@@ -301,7 +301,7 @@ export const environment = z.object({
   LISTING_WATCH_INTERVAL: seconds(0.05, 3600)
     .prefault('1')
     .describe(
-      "seconds between each instance's reads of the listing version, made only while something listens for changes (subscriptions, CDN purges)",
+      "seconds between each instance's reads of the listing version: a new version is told to subscriptions and CDN purges, and what the instance keeps per version is read ahead of requests",
     ),
   CDN_MAX_AGE: wholeNumber(0, 31_536_000)
     .prefault('86400')

@@ -13,6 +13,7 @@ import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
 import { openImportChannel } from './import/live-server.js';
 import { onStop, type StopReason } from './lifecycle.js';
+import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { createLogger, type Logger } from './logger.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
 import { startTracing } from './tracing.js';
@@ -22,6 +23,8 @@ async function serve(config: Config, log: Logger): Promise<void> {
   const stopTracing = await startTracing(config.tracing);
   if (stopTracing) log.info(`tracing: OpenTelemetry traces to ${config.tracing.endpoint}`);
   const db = await prepareDatabase(config, log);
+  // What the instance keeps per listing version is read before it listens: no first request pays for it.
+  await warmUp(db.read).catch((error) => log.warn({ err: error }, WARM_UP_FAILED));
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
   let publicBase = (_request: Request) => '';
   const streams = createEventStreams({ max: config.sseMaxConnections, perCaller: config.sseMaxPerCaller, logger: log });

@@ -89,6 +89,12 @@ export function checkDeadline(deadline: number): void {
   if (Date.now() >= deadline) throw new DeadlinePassedError();
 }
 
+/**
+ * The document searched (alias `p`: package): title, tag keywords and category name. The GIN index package_search_idx (in the
+ * migrations) is built on exactly this expression; change both together.
+ */
+export const SEARCH_DOCUMENT = `to_tsvector('simple', p."title" || ' ' || p."tag_keywords" || ' ' || p."category_name")`;
+
 const VERSION = 'coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text';
 
 /** The listing's version alone: a bigint as text, "0" before the first write (see bumpListingVersion). */

@@ -158,6 +158,12 @@ export class SourceWriter {
    * written; call once, after the last batch.
    */
   async finish(onPhase: (phase: WriterPhase) => void = () => {}): Promise<void> {
+    // The listing order first: the read model's summary of the listing is made in listing order.
+    if (this.listingChanged) {
+      onPhase('listing order');
+      await renumberListing(this.tx);
+      await refreshStatistics(this.tx);
+    }
     if (this.wroteAnything) {
       onPhase('read model');
       const updated = (kind: SharedKind) => [...(this.updated.get(kind) ?? [])];
@@ -170,11 +176,6 @@ export class SourceWriter {
         portfolio: updated('portfolio'),
         addOnTemplates: updated('addOnTemplate'),
       });
-    }
-    if (this.listingChanged) {
-      onPhase('listing order');
-      await renumberListing(this.tx);
-      await refreshStatistics(this.tx);
     }
   }
 

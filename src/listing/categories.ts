@@ -1,6 +1,7 @@
 // The categories of the listed packages with their counts, for a storefront's category list. They change only
-// with the listing, so they are read once per listing version (one GROUP BY over the listed packages) and kept
-// in this process; every request in that version answers from memory after reading the version.
+// with the listing, so they are counted at import into the listing summary (src/db/write/listing-summary.ts),
+// read from it once per listing version and kept in this process; every request in that version answers from
+// memory after reading the version.
 import type { SqlStatement } from '../db/sql.js';
 import { keptPerVersion } from './per-version.js';
 
@@ -11,15 +12,17 @@ export interface Category {
   packageCount: number;
 }
 
-/**
- * Per code, one name: the one most listed packages give it (a dump may spell a category two ways), ties to the
- * first in sort order, so the answer is the same on every instance.
- */
+/** The categories as the listing summary holds them: one row. */
 export const CATEGORIES: SqlStatement = {
   name: 'categories',
-  text: `SELECT category AS code, mode() WITHIN GROUP (ORDER BY category_name) AS name, count(*)::int AS "packageCount"
-    FROM package WHERE status = 1 GROUP BY category ORDER BY category`.replace(/\s+/g, ' '),
+  text: 'SELECT listing_version::text AS version, categories FROM listing_summary WHERE id = 1',
 };
+
+export interface CategoriesRow {
+  /** The listing version the summary was made for. */
+  version: string;
+  categories: Category[];
+}
 
 /** The categories in a listing version, read with `read` unless kept (src/listing/per-version.ts). */
 export const categoriesIn = keptPerVersion<Category[]>();

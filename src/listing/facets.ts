@@ -3,7 +3,8 @@
 // facet (choosing "Weddings" still shows how many "Portraits" there are), and hold every other part.
 //
 // Nothing is grouped per request. What each listed package is (category, price, instant booking, featured,
-// photographer) is read once per listing version into arrays indexed by listing position, and the packages a
+// photographer) is made at import into the listing summary (src/db/write/listing-summary.ts) and read from it once
+// per listing version into arrays indexed by listing position, and the packages a
 // filter matches are the matching positions the filters keep already (src/listing/matches.ts); a facet's counts
 // are one pass over the positions its filter-without-that-facet matches. A facet's counts depend on nothing but
 // the listing version and that filter, so each is counted once and kept (keptFacet): a storefront's sidebar,
@@ -26,29 +27,26 @@ export interface FacetColumns {
   photographerNames: string[];
 }
 
-/** One statement, one row of arrays in listing order (far cheaper to read than a row per package). */
+/** The facet columns as the listing summary holds them (src/db/write/listing-summary.ts): one row. */
 export const FACET_COLUMNS: SqlStatement = {
   name: 'facet_columns',
-  text: `WITH ranked AS (SELECT id, name, (row_number() OVER (ORDER BY id) - 1)::int AS ordinal FROM photographer)
-    SELECT array_agg(p.category ORDER BY e.position) AS category,
-      array_agg((p.price * 100)::float8 ORDER BY e.position) AS "priceCents",
-      array_agg(p.instant_booking ORDER BY e.position) AS "instantBooking",
-      array_agg(p.featured ORDER BY e.position) AS featured,
-      array_agg(r.ordinal ORDER BY e.position) AS photographer,
-      (SELECT array_agg(id::text ORDER BY ordinal) FROM ranked) AS "photographerIds",
-      (SELECT array_agg(name ORDER BY ordinal) FROM ranked) AS "photographerNames"
-    FROM listing_entry e JOIN package p ON p.id = e.package_id JOIN ranked r ON r.id = p.photographer_id`.replace(
-    /\s+/g,
-    ' ',
-  ),
+  text: `SELECT listing_version::text AS version, category, price_cents AS "priceCents",
+      instant_booking AS "instantBooking", featured, photographer,
+      photographer_ids AS "photographerIds", photographer_names AS "photographerNames"
+    FROM listing_summary WHERE id = 1`.replace(/\s+/g, ' '),
 };
 
+/** Packed big-endian values, as PostgreSQL's int4send, float8send and a byte per flag write them. */
+type Packed = Uint8Array | null;
+
 export interface FacetColumnsRow {
-  category: number[] | null;
-  priceCents: number[] | null;
-  instantBooking: boolean[] | null;
-  featured: boolean[] | null;
-  photographer: number[] | null;
+  /** The listing version the summary was made for. */
+  version: string;
+  category: Packed;
+  priceCents: Packed;
+  instantBooking: Packed;
+  featured: Packed;
+  photographer: Packed;
   photographerIds: string[] | null;
   photographerNames: string[] | null;
 }
@@ -56,14 +54,28 @@ export interface FacetColumnsRow {
 /** The facet columns of a listing version, read with `read` unless kept. */
 export const facetColumnsIn = keptPerVersion<FacetColumns>();
 
+const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function int32s(bytes: Packed): Int32Array {
+  const values = new Int32Array((bytes?.byteLength ?? 0) / 4);
+  if (bytes) for (let i = 0, v = view(bytes); i < values.length; i++) values[i] = v.getInt32(i * 4);
+  return values;
+}
+
+function float64s(bytes: Packed): Float64Array {
+  const values = new Float64Array((bytes?.byteLength ?? 0) / 8);
+  if (bytes) for (let i = 0, v = view(bytes); i < values.length; i++) values[i] = v.getFloat64(i * 8);
+  return values;
+}
+
 export function facetColumns(row: FacetColumnsRow | undefined): FacetColumns {
-  const flags = (values: boolean[] | null | undefined) => Uint8Array.from(values ?? [], (value) => (value ? 1 : 0));
   return {
-    category: Int32Array.from(row?.category ?? []),
-    priceCents: Float64Array.from(row?.priceCents ?? []),
-    instantBooking: flags(row?.instantBooking),
-    featured: flags(row?.featured),
-    photographer: Int32Array.from(row?.photographer ?? []),
+    category: int32s(row?.category ?? null),
+    priceCents: float64s(row?.priceCents ?? null),
+    // Copied: a driver's buffer may be a slice of a larger one, which it would otherwise keep alive.
+    instantBooking: Uint8Array.from(row?.instantBooking ?? []),
+    featured: Uint8Array.from(row?.featured ?? []),
+    photographer: int32s(row?.photographer ?? null),
     photographerIds: row?.photographerIds ?? [],
     photographerNames: row?.photographerNames ?? [],
   };

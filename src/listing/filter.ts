@@ -1,6 +1,7 @@
 // The storefront's filter on the listing: its rules, its canonical form (what caches and cursors are keyed by)
 // and the SQL condition it stands for. Every part is optional; the parts combine with AND.
 import { createHash } from 'node:crypto';
+import { SEARCH_DOCUMENT } from '../db/sql.js';
 
 export interface NearPoint {
   /** Decimal degrees as text, as the columns hold them. */
@@ -109,12 +110,6 @@ export function orderFingerprint(filter: PackageFilter, sort: string): string {
     .digest('base64url')
     .slice(0, 12);
 }
-
-/**
- * The document searched: title, tag keywords and category name. The GIN index package_search_idx (in the
- * migrations) is built on exactly this expression; change both together.
- */
-export const SEARCH_DOCUMENT = `to_tsvector('simple', p."title" || ' ' || p."tag_keywords" || ' ' || p."category_name")`;
 
 const EARTH_RADIUS_KM = 6371.0088;
 const KM_PER_DEGREE_LATITUDE = (Math.PI * EARTH_RADIUS_KM) / 180;

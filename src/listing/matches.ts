@@ -125,9 +125,8 @@ export function createMatchSets(maxBytes: number): MatchSets {
   async function read(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder): Promise<MatchSet> {
     const positions = await readPositions(sql, filter, order);
     if (positions.length > 0 || filter.search === undefined) return { positions, readAs: filter };
-    const vocabulary = await vocabularyIn(
-      version,
-      async () => new Vocabulary(await sql.query<VocabularyRow>(VOCABULARY)),
+    const vocabulary = await vocabularyIn(version, async () =>
+      Vocabulary.of((await sql.query<VocabularyRow>(VOCABULARY))[0]),
     );
     const corrected = correctedSearch(filter.search, vocabulary);
     if (corrected === undefined) return { positions, readAs: filter };

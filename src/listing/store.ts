@@ -9,7 +9,7 @@
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
-import { CATEGORIES, type Category, categoriesIn } from './categories.js';
+import { CATEGORIES, type CategoriesRow, type Category, categoriesIn } from './categories.js';
 import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
 import type { PackageFilter, SqlCondition } from './filter.js';
 import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
@@ -328,7 +328,7 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** The categories of the listed packages in this listing, with their counts (kept per listing version). */
     categories(seen: Listing): Promise<Category[]> {
-      return categoriesIn(seen.version, () => sql.query<Category>(CATEGORIES));
+      return categoriesIn(seen.version, async () => (await sql.query<CategoriesRow>(CATEGORIES))[0]?.categories ?? []);
     },
 
     /** What each listed package is for the facets, by listing position (kept per listing version). */

@@ -1,7 +1,8 @@
 // Typo tolerance for the search. A search whose words all appear finds what it finds; one that finds nothing
 // because a word appears nowhere in the listing ("weding") is read again with each such word replaced by the
-// listing's words closest to it ("wedding"). The listing's words (its vocabulary) are read once per listing
-// version, and only when a search has found nothing, so the common search costs nothing more.
+// listing's words closest to it ("wedding"). The listing's words (its vocabulary) are made at import into the
+// listing summary (src/db/write/listing-summary.ts) and read from it once per listing version, when a search has
+// found nothing or when an instance prepares for a version (src/listing/warm-up.ts).
 //
 // What is forgiven: one letter added, dropped or changed in a word of 4 to 7 letters, two in a longer one (as
 // Algolia's defaults); a swap of two letters counts as two changes. What is not: a word of 1 to 3 letters, a
@@ -9,7 +10,6 @@
 // and more than MAX_CORRECTED_WORDS unknown words in one search.
 import { distance } from 'fastest-levenshtein';
 import type { SqlStatement } from '../db/sql.js';
-import { SEARCH_DOCUMENT } from './filter.js';
 import { keptPerVersion } from './per-version.js';
 
 /** At most this many unknown words of a search are looked up (each is a scan of the vocabulary). */
@@ -23,12 +23,14 @@ const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0)
 /** Every word of the listed packages' search documents, with the number of packages that have it. */
 export const VOCABULARY: SqlStatement = {
   name: 'search vocabulary',
-  text: `SELECT word, ndoc FROM ts_stat($$SELECT ${SEARCH_DOCUMENT} FROM package p WHERE p.status = 1$$)`,
+  text: `SELECT listing_version::text AS version, words, word_packages AS "wordPackages" FROM listing_summary WHERE id = 1`,
 };
 
 export interface VocabularyRow {
-  word: string;
-  ndoc: number;
+  /** The listing version the summary was made for. */
+  version: string;
+  words: string[] | null;
+  wordPackages: number[] | null;
 }
 
 /** The listing's words, for finding the ones closest to a word it lacks. */
@@ -39,8 +41,14 @@ export class Vocabulary {
   private readonly byLength = new Map<number, string[]>();
   private readonly looked = new Map<string, string[]>();
 
-  constructor(rows: readonly VocabularyRow[]) {
-    const frequent = [...rows].sort((a, b) => b.ndoc - a.ndoc || (a.word < b.word ? -1 : 1));
+  /** The vocabulary in the listing summary's row (none before the listing's first write). */
+  static of(row: VocabularyRow | undefined): Vocabulary {
+    const words = row?.words ?? [];
+    return new Vocabulary(words.map((word, i) => ({ word, ndoc: row?.wordPackages?.[i] ?? 0 })));
+  }
+
+  constructor(words: readonly { word: string; ndoc: number }[]) {
+    const frequent = [...words].sort((a, b) => b.ndoc - a.ndoc || (a.word < b.word ? -1 : 1));
     this.known = new Set(frequent.map((row) => row.word));
     this.sorted = [...this.known].sort();
     for (const { word } of frequent) {

@@ -1,6 +1,8 @@
 // The read model is derived data: after every write of a listing version (a seed, an import, a re-import that
 // changes records) it is what the tables give when it is built again, record by record, stamped with the version;
-// and each prepared v2 text is byte for byte the record the GraphQL fields render (V2ListingPageFromFields).
+// and each prepared v2 text is byte for byte the record the GraphQL fields render (V2ListingPageFromFields). The
+// listing summary, read as the server reads it, is what the tables give: the facet columns in listing order, the
+// search vocabulary, the categories.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/config.js';
@@ -8,6 +10,9 @@ import { PACKAGE_DOCUMENTS, PHOTOGRAPHER_DOCUMENTS, READ_MODEL_CURRENT } from '.
 import { seedDemoData } from '../../src/demo/seed.js';
 import { V2ListingPageFromFieldsDocument } from '../../src/generated/graphql/graphql.js';
 import { importSource } from '../../src/import/importer.js';
+import { CATEGORIES, type CategoriesRow } from '../../src/listing/categories.js';
+import { FACET_COLUMNS, type FacetColumnsRow, facetColumns } from '../../src/listing/facets.js';
+import { VOCABULARY, type VocabularyRow } from '../../src/listing/typos.js';
 import { renderJson } from '../../src/rest/render.js';
 import type { V2Package } from '../../src/v2/records.js';
 import { importEdgePackages } from '../fixtures/import-edge-records.js';
@@ -45,7 +50,41 @@ async function storedAndRebuilt() {
   };
 }
 
+/** The listing summary, as the server reads it, against what the tables give now. */
+async function expectSummaryAgrees(): Promise<void> {
+  const [version] = await query<{ version: string }>(`SELECT version::text FROM listing_version WHERE id = 1`);
+  const [facetRow] = await db.read.single<FacetColumnsRow>(FACET_COLUMNS);
+  const [vocabularyRow] = await db.read.single<VocabularyRow>(VOCABULARY);
+  const [categoriesRow] = await db.read.single<CategoriesRow>(CATEGORIES);
+  for (const row of [facetRow, vocabularyRow, categoriesRow]) expect(row?.version).toBe(version?.version);
+
+  const listed = await query<{ category: number; cents: number; instant: boolean; featured: boolean; owner: string }>(
+    `SELECT p.category, (p.price * 100)::float8 AS cents, p.instant_booking AS instant, p.featured,
+      p.photographer_id::text AS owner FROM listing_entry e JOIN package p ON p.id = e.package_id ORDER BY e.position`,
+  );
+  const columns = facetColumns(facetRow);
+  expect(Array.from(columns.category)).toEqual(listed.map((p) => p.category));
+  expect(Array.from(columns.priceCents)).toEqual(listed.map((p) => p.cents));
+  expect(Array.from(columns.instantBooking)).toEqual(listed.map((p) => (p.instant ? 1 : 0)));
+  expect(Array.from(columns.featured)).toEqual(listed.map((p) => (p.featured ? 1 : 0)));
+  expect(Array.from(columns.photographer, (i) => columns.photographerIds[i])).toEqual(listed.map((p) => p.owner));
+
+  const words = await query<{ word: string; ndoc: number }>(
+    `SELECT word, ndoc FROM ts_stat($$SELECT to_tsvector('simple', title || ' ' || tag_keywords || ' ' || category_name)
+      FROM package WHERE status = 1$$) ORDER BY word`,
+  );
+  expect(words.length).toBeGreaterThan(0);
+  expect(vocabularyRow?.words).toEqual(words.map((w) => w.word));
+  expect(vocabularyRow?.wordPackages).toEqual(words.map((w) => w.ndoc));
+
+  const categories = await query<{ code: number; packageCount: number }>(
+    `SELECT category AS code, count(*)::int AS "packageCount" FROM package WHERE status = 1 GROUP BY 1 ORDER BY 1`,
+  );
+  expect(categoriesRow?.categories.map(({ code, packageCount }) => ({ code, packageCount }))).toEqual(categories);
+}
+
 async function expectReadModelAgrees(listed: number): Promise<void> {
+  await expectSummaryAgrees();
   const { stored, rebuilt } = await storedAndRebuilt();
   expect(stored.packages).toHaveLength(listed);
   expect(stored.packages).toEqual(rebuilt.packages);

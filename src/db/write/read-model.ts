@@ -1,6 +1,6 @@
 // The read model: what a page needs, prepared from the tables in the transaction that writes a listing version,
 // so a request reads ready values instead of rebuilding them from rows (prisma/schema.prisma: PackageDocument,
-// PhotographerDocument, ReadModelState).
+// PhotographerDocument, ListingSummary, ReadModelState).
 //
 // - A package's v2 record and a photographer's v2 object as JSON text, DRF's bytes exactly: keys in the contract's
 //   order (src/v2/contract.ts), a key's column of the same name (as src/db/write/rows.ts reads them the other way),
@@ -11,15 +11,17 @@
 //   statement brings them and the loaders are primed instead of asked.
 // - A photographer's GraphQL object with every field, as graphql-js writes it, in parts around the fields the
 //   server writes per request (src/graphql/prepared-photographers.ts).
+// - The listing summary: the search vocabulary and the facet columns (src/db/write/listing-summary.ts).
 //
 // One function builds it (`rebuildReadModel`); the writers call it through `bumpListingVersion`, and a test calls
 // the same SQL again and compares, so it cannot drift from the tables.
 import type { z } from 'zod';
 import * as contract from '../../v2/contract.js';
 import { jsonObject, type ModelName, scalarFields } from '../columns.js';
+import { BUILD_LISTING_SUMMARY } from './listing-summary.js';
 
 /** Bumped whenever what the read model holds changes shape: a start that finds another builds it again. */
-export const READ_MODEL_FORMAT = 2;
+export const READ_MODEL_FORMAT = 3;
 
 type Shape = z.ZodObject<z.ZodRawShape>;
 
@@ -335,7 +337,9 @@ const TOUCHED_PHOTOGRAPHERS = `SELECT unnest(c.photographers) FROM c
  */
 export async function rebuildReadModel(execute: Execute, change?: ReadModelChange): Promise<void> {
   // One rebuild at a time (an import and a start may meet): the second waits, then reads what the first wrote.
-  await execute('LOCK TABLE read_model_state, package_document, photographer_document IN SHARE ROW EXCLUSIVE MODE');
+  await execute(
+    'LOCK TABLE read_model_state, package_document, photographer_document, listing_summary IN SHARE ROW EXCLUSIVE MODE',
+  );
   // A whole build takes longer than a request's statement may (half a minute at 100,000 packages): the writing
   // transaction is bounded by its writer, not by DB_STATEMENT_TIMEOUT.
   await execute('SET LOCAL statement_timeout = 0');
@@ -377,6 +381,9 @@ export async function rebuildReadModel(execute: Execute, change?: ReadModelChang
       ...params,
     );
   }
+  // The summary is of the whole listing, so it is made whole whatever the change (src/db/write/listing-summary.ts).
+  await execute('DELETE FROM listing_summary');
+  await execute(BUILD_LISTING_SUMMARY);
   await execute(`INSERT INTO read_model_state (id, listing_version, format)
     VALUES (1, coalesce((SELECT version FROM listing_version WHERE id = 1), 0), ${READ_MODEL_FORMAT})
     ON CONFLICT (id) DO UPDATE SET listing_version = EXCLUDED.listing_version, format = EXCLUDED.format`);
