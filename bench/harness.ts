@@ -83,7 +83,7 @@ export async function startProcess(
   nodeArgs: string[] = [],
   cwd = ROOT,
 ): Promise<ServerProcess> {
-  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const loader = /\.m?ts$/.test(script) ? ['--import', 'tsx'] : [];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...loader, script], {
     cwd,
     env: childEnv({ HOST: '127.0.0.1', PORT: '0', ...env }),

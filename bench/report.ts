@@ -135,13 +135,24 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
     return { text: percent(ratio), met: ratio >= minimum };
   };
   return [
-    check("Slim page of 50 (id, title, price): >= 1.2x PostGraphile's req/s", ratioOf('graphql-slim', 'pg-slim', 1.2)),
+    check("Slim page of 50 (id, title, price): >= 1.5x PostGraphile's req/s", ratioOf('graphql-slim', 'pg-slim', 1.5)),
+    check(
+      'Slim page of 50: >= 55% of its bare limit (node:http, pg, JSON.stringify) req/s',
+      ratioOf('graphql-slim', 'limit-slim', 0.55),
+    ),
     check("Full page of 50, every field: >= 2.5x PostGraphile's req/s", ratioOf('graphql-full', 'pg-full', 2.5)),
+    check('Full page of 50: >= 80% of the v2 page req/s (the same data)', ratioOf('graphql-full', 'rest-first', 0.8)),
+    check(
+      'REST v2 page of 50, uncached: >= 90% of the kept-records limit req/s',
+      ratioOf('rest-first', 'limit-kept', 0.9),
+    ),
     check('REST v2 page of 50, uncached: >= 1.5x the floor req/s', ratioToFloor('rest-first', 1.5)),
     check('Embedded full page: >= 1x the PostgreSQL floor req/s', embeddedToFloor('graphql-full', 1)),
     check('Embedded v2 page: >= 1x the PostgreSQL floor req/s', embeddedToFloor('rest-first', 1)),
     check('Server RSS under load: <= 200 MB (embedded: <= 300 MB)', (run) => {
-      const rows = run.rows.filter((row) => row.id !== 'floor' && !row.id.startsWith('pg-'));
+      const rows = run.rows.filter(
+        (row) => row.id !== 'floor' && !row.id.startsWith('pg-') && !row.id.startsWith('limit-'),
+      );
       if (rows.length === 0) return undefined;
       const peak = Math.max(...rows.map((row) => row.peakRssMb));
       const worst = rows.find((row) => row.peakRssMb === peak);

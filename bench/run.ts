@@ -1,7 +1,8 @@
 // `npm run bench`: the product under load beside a raw-SQL floor, on PGlite and (with BENCH_DATABASE_URL) on
 // PostgreSQL. For each engine: prepare a database of 100,000 listed packages (reused when already there),
 // start the server as its own process, and drive each scenario over loopback with autocannon at a fixed
-// concurrency and duration; print the table and put it at the top of bench/results.md.
+// concurrency and duration; on PostgreSQL, PostGraphile and the limits (bench/limits.ts) too; print the table
+// and put it at the top of bench/results.md.
 //
 // Environment:
 //   BENCH_DATABASE_URL  PostgreSQL database for the PostgreSQL run and the floor (created when missing)
@@ -13,8 +14,9 @@
 //   BENCH_SCENARIOS     only these scenarios, comma-separated ids (floor, rest-first, rest-deep, graphql-full,
 //                       graphql-slim, graphql-filter-10, graphql-filter-90, graphql-price-sort, graphql-one,
 //                       graphql-cards-24, graphql-facets-24, graphql-categories, graphql-search,
-//                       graphql-search-prefix, rest-br, graphiql, and with the cache on: rest-cached, rest-cached-br, rest-304,
-//                       graphql-cached, rest-redis); results.md is not written
+//                       graphql-search-prefix, rest-br, graphiql, pg-slim, pg-full, limit-slim, limit-kept, and with
+//                       the cache on: rest-cached, rest-cached-br, rest-304, graphql-cached, rest-redis); results.md
+//                       is not written
 //   BENCH_REDIS_URL     Redis for the shared-cache scenario (default redis://127.0.0.1:6379; empty: skipped)
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
@@ -34,6 +36,7 @@ import {
   startOptions,
   startProcess,
 } from './harness.js';
+import { limitScenarios, startLimits } from './limits.js';
 import { comparablePage, firstDifference, get, measure as measureOn, statementsOf } from './measure.js';
 import { postgraphileScenarios, startPostGraphile } from './postgraphile.js';
 import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
@@ -195,6 +198,18 @@ async function benchEngine(
     }
   } finally {
     await postgraphile?.stop();
+  }
+  // The limits on the same database: the slim page and the v2 page with nothing but their bytes on the path.
+  const limits =
+    engine === 'postgresql' && settings.postgresUrl && (chosen('limit-slim') || chosen('limit-kept'))
+      ? await startLimits(settings.postgresUrl, log)
+      : undefined;
+  try {
+    for (const [target, scenario] of limits ? limitScenarios(limits).filter(([, s]) => chosen(s.id)) : []) {
+      rows.push(await measure(target, scenario, serverDatabase));
+    }
+  } finally {
+    await limits?.stop();
   }
   // The cached scenarios get servers of their own once this one has stopped: an embedded data directory serves
   // one instance at a time (and so the Redis scenario, two instances at once, runs on PostgreSQL only).

@@ -30,7 +30,9 @@ export type ScenarioId =
   | 'graphql-cached'
   | 'rest-redis'
   | 'pg-slim'
-  | 'pg-full';
+  | 'pg-full'
+  | 'limit-slim'
+  | 'limit-kept';
 
 export interface Scenario {
   id: ScenarioId;

@@ -1,0 +1,79 @@
+// The limits beside the floor and PostGraphile, from ../shared/anchors/physical-limit (not part of the project): what
+// a page costs at the least on this machine, so each target can say how near its limit a path is.
+// - the bare slim limit (MODE=slim): the slim GraphQL page's bytes from one statement by position, written by
+//   node:http and JSON.stringify, with nothing else on the path;
+// - the kept-records v2 limit (MODE=kept): the v2 page's 50 records kept as text once, concatenated by PostgreSQL
+//   per request while Node only forwards them (the bytes' limit).
+// The kept texts (the anchor's probe.doc) are made once per database and made again when the listing's size
+// changes. Without ../shared beside the project, the limits are skipped and their targets read n/a.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, ROOT, runCommand, type ServerProcess, startProcess } from './harness.js';
+import { graphqlRequest, restPage, type Scenario, SLIM_PAGE_QUERY } from './scenarios.js';
+
+const ANCHOR = join(ROOT, '../shared/anchors/physical-limit');
+
+export interface Limits {
+  slim: ServerProcess;
+  kept: ServerProcess;
+  stop(): Promise<void>;
+}
+
+/** Whether the anchor's kept texts stand for every listed package of the database. */
+async function keptTextsCurrent(databaseUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ kept: number | null; listed: number }>(
+      `SELECT (SELECT count(*)::int FROM listing_entry) AS listed,
+        CASE WHEN to_regclass('probe.doc') IS NULL THEN NULL ELSE (SELECT count(*)::int FROM probe.doc) END AS kept`,
+    );
+    return rows[0]?.kept === rows[0]?.listed;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Both limit servers on the database, or undefined when the anchor is not beside the project. */
+export async function startLimits(databaseUrl: string, log: (line: string) => void): Promise<Limits | undefined> {
+  if (!existsSync(join(ANCHOR, 'server.mts'))) {
+    log(`limits: skipped, ${ANCHOR} is not there`);
+    return undefined;
+  }
+  const env = { BENCH_DATABASE_URL: databaseUrl };
+  if (!(await keptTextsCurrent(databaseUrl))) {
+    log('limits: keeping every record as v2 text (probe.doc, once per listing size)');
+    await runCommand('node', ['--import', 'tsx', join(ANCHOR, 'kept-records.mts')], env);
+  }
+  const start = async (mode: string) => {
+    const port = await freePort();
+    return startProcess(
+      join(ANCHOR, 'server.mts'),
+      { ...env, MODE: mode, PORT: String(port) },
+      `http://127.0.0.1:${port}`,
+    );
+  };
+  const slim = await start('slim');
+  const kept = await start('kept').catch(async (error: Error) => {
+    await slim.stop();
+    throw error;
+  });
+  return { slim, kept, stop: async () => void (await Promise.all([slim.stop(), kept.stop()])) };
+}
+
+/** The limits' requests: the product's slim GraphQL page and v2 first page, as each limit serves them. */
+export function limitScenarios(limits: Limits): [ServerProcess, Scenario][] {
+  const slim = graphqlRequest(SLIM_PAGE_QUERY, {});
+  return [
+    [
+      limits.slim,
+      {
+        id: 'limit-slim',
+        label: 'bare limit: slim page of 50 (node:http, pg, JSON.stringify)',
+        request: { ...slim, verify: (body) => body.startsWith('{"data":{"packages":{"results":[{') },
+      },
+    ],
+    [limits.kept, { id: 'limit-kept', label: 'kept-records limit: v2 page of 50', request: restPage(0) }],
+  ];
+}
