@@ -25,11 +25,12 @@ async function keptTextsCurrent(databaseUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ kept: number | null; listed: number }>(
-      `SELECT (SELECT count(*)::int FROM listing_entry) AS listed,
-        CASE WHEN to_regclass('probe.doc') IS NULL THEN NULL ELSE (SELECT count(*)::int FROM probe.doc) END AS kept`,
+    const { rows } = await client.query<{ exists: boolean; listed: number }>(
+      `SELECT to_regclass('probe.doc') IS NOT NULL AS exists, (SELECT count(*)::int FROM listing_entry) AS listed`,
     );
-    return rows[0]?.kept === rows[0]?.listed;
+    if (!rows[0]?.exists) return false;
+    const kept = await client.query<{ kept: number }>('SELECT count(*)::int AS kept FROM probe.doc');
+    return kept.rows[0]?.kept === rows[0].listed;
   } finally {
     await client.end();
   }
