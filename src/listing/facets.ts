@@ -10,7 +10,7 @@
 // the listing version and that filter, so each is counted once and kept (keptFacet): a storefront's sidebar,
 // asked again and again for the same filters, costs a lookup.
 import { LRUCache } from 'lru-cache';
-import type { SqlStatement } from '../db/sql.js';
+import type { SqlReader, SqlStatement } from '../db/sql.js';
 import { filterKey, type PackageFilter } from './filter.js';
 import { keptPerVersion } from './per-version.js';
 
@@ -53,6 +53,10 @@ export interface FacetColumnsRow {
 
 /** The facet columns of a listing version, read with `read` unless kept. */
 export const facetColumnsIn = keptPerVersion<FacetColumns>();
+
+/** The facet columns of the listing version `sql` reads, kept per version: read from the summary once. */
+export const facetColumnsOf = (sql: SqlReader, version: string): Promise<FacetColumns> =>
+  facetColumnsIn(version, async () => facetColumns((await sql.query<FacetColumnsRow>(FACET_COLUMNS))[0]));
 
 const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 

@@ -14,6 +14,8 @@
 // and READS_WAITING wait; past that a request is refused at once (FilterReadsBusyError) rather than queued
 // behind work the database cannot keep up with. The queue is short because a waiting request holds its
 // connection (its session has read the version): a longer one would take the pool from every other request.
+// A filter of the common storefront parts alone (categories, prices, flags) is matched in memory instead, from
+// the facet columns kept per version (column-matches.ts): no read, a few ms.
 // One caller (its API key, else its address) holds at most READS_PER_CALLER of those places, running or waiting,
 // so the last one is always another caller's: one client sending new filters as fast as it can leaves a second
 // one's new filter read, after one read at most. Pages of filters already read never wait.
@@ -23,6 +25,8 @@
 // listing moved), a request that joined it reads again on its own session, so it hears of its own faults only.
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
+import { matchableInColumns, matchInColumns } from './column-matches.js';
+import { facetColumnsOf } from './facets.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
 import { correctedSearch, VOCABULARY, Vocabulary, type VocabularyRow, vocabularyIn } from './typos.js';
 
@@ -123,6 +127,9 @@ export function createMatchSets(maxBytes: number): MatchSets {
 
   /** The matches; for a search that finds nothing, those of the search with its typos corrected, if any. */
   async function read(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder): Promise<MatchSet> {
+    if (order === 'position' && matchableInColumns(filter)) {
+      return { positions: matchInColumns(filter, await facetColumnsOf(sql, version)), readAs: filter };
+    }
     const positions = await readPositions(sql, filter, order);
     if (positions.length > 0 || filter.search === undefined) return { positions, readAs: filter };
     const vocabulary = await vocabularyIn(version, async () =>

@@ -10,7 +10,7 @@ import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
 import { CATEGORIES, type CategoriesRow, type Category, categoriesIn } from './categories.js';
-import { FACET_COLUMNS, type FacetColumns, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
+import { type FacetColumns, facetColumnsOf } from './facets.js';
 import type { PackageFilter, SqlCondition } from './filter.js';
 import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
 import type {
@@ -333,9 +333,7 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** What each listed package is for the facets, by listing position (kept per listing version). */
     facetColumns(seen: Listing): Promise<FacetColumns> {
-      return facetColumnsIn(seen.version, async () =>
-        facetColumns((await sql.query<FacetColumnsRow>(FACET_COLUMNS))[0]),
-      );
+      return facetColumnsOf(sql, seen.version);
     },
 
     /** Photographers with their profiles, in key order; null where there is none. */

@@ -17,7 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => db?.destroy());
 
-/** A page of a filter matching everything priced at least `cents` (every value a filter of its own). */
+/**
+ * A page of a filter matching the packages priced at least `cents` with "golden" in them (every value a filter of
+ * its own, and read from the database: a search is not matched in memory as prices alone are).
+ */
 async function page(cents: number, from = app, clientAddress = '192.0.2.1') {
   const response = await from.fetch(
     'http://localhost/graphql',
@@ -25,7 +28,7 @@ async function page(cents: number, from = app, clientAddress = '192.0.2.1') {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: `query ($min: Decimal) { packages(limit: 5, seed: 1, filter: { priceMin: $min }) { count } }`,
+        query: `query ($min: Decimal) { packages(limit: 5, seed: 1, filter: { priceMin: $min, search: "golden" }) { count } }`,
         variables: { min: (cents / 100).toFixed(2) },
       }),
     },
