@@ -7,6 +7,7 @@ import type {
   Transaction,
 } from '@prisma/driver-adapter-utils';
 import { inSpan, SpanKind } from '../tracing.js';
+import { LISTING_STATE } from './sql.js';
 
 export type StatementListener = (sql: string) => void;
 
@@ -30,10 +31,15 @@ export class StatementObserver {
     return () => this.listeners.delete(listener);
   }
 
-  /** Runs `work` and returns the statements executed meanwhile (only meaningful when nothing else runs). */
+  /**
+   * Runs `work` and returns the statements executed meanwhile (only meaningful when nothing else runs). The version
+   * watch's read, which each instance makes every LISTING_WATCH_INTERVAL on its own, is left out: it is no work's.
+   */
   async record<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
     const statements: string[] = [];
-    const stop = this.listen((sql) => statements.push(sql));
+    const stop = this.listen((sql) => {
+      if (sql !== LISTING_STATE.text) statements.push(sql);
+    });
     try {
       return { result: await work(), statements };
     } finally {

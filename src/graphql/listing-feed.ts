@@ -1,6 +1,7 @@
 // What `listingChanged` subscribers read: the instance's version watch (src/listing/version-watch.ts) published on
-// a graphql-yoga pubsub. The watch is listened to only while a subscriber is there, so an instance nobody
-// subscribes to reads nothing; its pubsub listeners are counted on the event target the pubsub dispatches on.
+// a graphql-yoga pubsub. The feed listens to the watch only while a subscriber is there (the watch itself reads
+// all the time: the instance reads ahead for each new version); its pubsub listeners are counted on the event
+// target the pubsub dispatches on. A subscriber that comes within an interval of an import may be told of it.
 import { createPubSub, type Repeater } from 'graphql-yoga';
 import type { ListingChange, VersionWatch } from '../listing/version-watch.js';
 

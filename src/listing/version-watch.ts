@@ -1,4 +1,5 @@
-// The version watch: reads the listing's version (and size) every LISTING_WATCH_INTERVAL, while something listens,
+// The version watch: reads the listing's version (and size) every LISTING_WATCH_INTERVAL, while something listens
+// (the app always does: it reads ahead for each new version, src/listing/warm-up.ts),
 // and tells its listeners when it changes, as this instance first sees it. Every instance watches on its own, so a fleet needs no broker:
 // what one instance's import commits, each sees within an interval. The first read only learns the version; a
 // change is a version other than the last one read. A failed read (the database away) is skipped quietly: the

@@ -296,7 +296,7 @@ describe(`figures the docs state, measured on ${engineName}`, () => {
   async function statements(query: string, limit: number): Promise<number> {
     const slim = '{ packages(limit: 3, seed: 5) { results { id } } }';
     await delta(slim, {});
-    // Each the least of three: a read of the version watch (while anything subscribes) can fall into one.
+    // Each the least of three: a read of the version watch (every second) can fall into one.
     const least = async (measure: (i: number) => Promise<number>) =>
       Math.min(await measure(0), await measure(1), await measure(2));
     const versionRead = await least(() => delta(slim, {})); // a cache hit: the version read alone

@@ -135,7 +135,7 @@ describe(`what one caller may hold, on ${engineName}`, () => {
     const page = (from: string, min: string) =>
       ask(app, from, {
         query:
-          'query ($min: Decimal) { packages(limit: 3, seed: 1, filter: { priceMin: $min }) { count results { id } } }',
+          'query ($min: Decimal) { packages(limit: 3, seed: 1, filter: { priceMin: $min, search: "golden" }) { count results { id } } }',
         variables: { min },
       });
     const before = await page(B, '10.00');
