@@ -6,7 +6,7 @@
 //   DATA_DIR=$(mktemp -d) SEED_PACKAGES=2000 npm run bench:first-requests
 //
 // The database is seeded with SEED_PACKAGES demo packages when empty. After the first round, five packages are
-// imported again with new titles (a new listing version), and the round is repeated once the server has seen it.
+// imported again with new titles (a new listing version, whatever ran before), and the round is repeated once the server has seen it.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +101,12 @@ try {
   lines.push(...(await round(server.url, 'after a start')));
   // A new listing version: five packages with new titles, imported through the server's own command.
   const dir = mkdtempSync(join(tmpdir(), 'first-requests-'));
-  const records = [...generatePackages({ count: 5 })].map((record) => ({ ...record, title: `${record.title} again` }));
+  // Titles new on every run, so that the import always writes a new version.
+  const stamp = new Date().toISOString();
+  const records = [...generatePackages({ count: 5 })].map((record) => ({
+    ...record,
+    title: `${record.title} ${stamp}`,
+  }));
   writeFileSync(join(dir, 'page.json'), renderJson({ count: 5, next: null, previous: null, results: records }));
   // On the embedded database the command hands the records to the server (it holds the data directory).
   await runCommand('node', ['dist/cli/import.js', join(dir, 'page.json')], env);

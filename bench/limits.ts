@@ -1,18 +1,17 @@
-// The limits beside the floor and PostGraphile, from ../shared/anchors/physical-limit (not part of the project): what
-// a page costs at the least on this machine, so each target can say how near its limit a path is.
+// The limits beside the floor and PostGraphile (bench/limits/, not part of the product): what a page costs at the
+// least on this machine, so each target can say how near its limit a path is.
 // - the bare slim limit (MODE=slim): the slim GraphQL page's bytes from one statement by position, written by
 //   node:http and JSON.stringify, with nothing else on the path;
 // - the kept-records v2 limit (MODE=kept): the v2 page's 50 records kept as text once, concatenated by PostgreSQL
 //   per request while Node only forwards them (the bytes' limit).
-// The kept texts (the anchor's probe.doc) are made once per database and made again when the listing's size
-// changes. Without ../shared beside the project, the limits are skipped and their targets read n/a.
-import { existsSync } from 'node:fs';
+// The kept texts (probe.doc, a schema of their own) are made once per database and made again when the listing's
+// size changes.
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, ROOT, runCommand, type ServerProcess, startProcess } from './harness.js';
 import { graphqlRequest, restPage, type Scenario, SLIM_PAGE_QUERY } from './scenarios.js';
 
-const ANCHOR = join(ROOT, '../shared/anchors/physical-limit');
+const LIMITS = join(ROOT, 'bench/limits');
 
 export interface Limits {
   slim: ServerProcess;
@@ -36,21 +35,17 @@ async function keptTextsCurrent(databaseUrl: string): Promise<boolean> {
   }
 }
 
-/** Both limit servers on the database, or undefined when the anchor is not beside the project. */
-export async function startLimits(databaseUrl: string, log: (line: string) => void): Promise<Limits | undefined> {
-  if (!existsSync(join(ANCHOR, 'server.mts'))) {
-    log(`limits: skipped, ${ANCHOR} is not there`);
-    return undefined;
-  }
+/** Both limit servers on the database. */
+export async function startLimits(databaseUrl: string, log: (line: string) => void): Promise<Limits> {
   const env = { BENCH_DATABASE_URL: databaseUrl };
   if (!(await keptTextsCurrent(databaseUrl))) {
     log('limits: keeping every record as v2 text (probe.doc, once per listing size)');
-    await runCommand('node', ['--import', 'tsx', join(ANCHOR, 'kept-records.mts')], env);
+    await runCommand('node', ['--import', 'tsx', join(LIMITS, 'kept-records.ts')], env);
   }
   const start = async (mode: string) => {
     const port = await freePort();
     return startProcess(
-      join(ANCHOR, 'server.mts'),
+      join(LIMITS, 'server.ts'),
       { ...env, MODE: mode, PORT: String(port) },
       `http://127.0.0.1:${port}`,
     );
