@@ -3,7 +3,7 @@
 // read from it once per listing version and kept in this process; every request in that version answers from
 // memory after reading the version.
 import type { SqlStatement } from '../db/sql.js';
-import { keptPerVersion } from './per-version.js';
+import { summaryPart } from './per-version.js';
 
 export interface Category {
   code: number;
@@ -24,5 +24,5 @@ export interface CategoriesRow {
   categories: Category[];
 }
 
-/** The categories in a listing version, read with `read` unless kept (src/listing/per-version.ts). */
-export const categoriesIn = keptPerVersion<Category[]>();
+/** The categories, kept per listing version. */
+export const categoriesPart = summaryPart(CATEGORIES, (row: CategoriesRow | undefined) => row?.categories ?? []);

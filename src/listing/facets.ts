@@ -10,9 +10,9 @@
 // the listing version and that filter, so each is counted once and kept (keptFacet): a storefront's sidebar,
 // asked again and again for the same filters, costs a lookup.
 import { LRUCache } from 'lru-cache';
-import type { SqlReader, SqlStatement } from '../db/sql.js';
+import type { SqlStatement } from '../db/sql.js';
 import { filterKey, type PackageFilter } from './filter.js';
-import { keptPerVersion } from './per-version.js';
+import { summaryPart } from './per-version.js';
 
 /** What each listed package is, by listing position (positions are 0..n-1), for one listing version. */
 export interface FacetColumns {
@@ -51,13 +51,6 @@ export interface FacetColumnsRow {
   photographerNames: string[] | null;
 }
 
-/** The facet columns of a listing version, read with `read` unless kept. */
-export const facetColumnsIn = keptPerVersion<FacetColumns>();
-
-/** The facet columns of the listing version `sql` reads, kept per version: read from the summary once. */
-export const facetColumnsOf = (sql: SqlReader, version: string): Promise<FacetColumns> =>
-  facetColumnsIn(version, async () => facetColumns((await sql.query<FacetColumnsRow>(FACET_COLUMNS))[0]));
-
 const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 function int32s(bytes: Packed): Int32Array {
@@ -84,6 +77,9 @@ export function facetColumns(row: FacetColumnsRow | undefined): FacetColumns {
     photographerNames: row?.photographerNames ?? [],
   };
 }
+
+/** The facet columns, kept per listing version. */
+export const facetColumnsPart = summaryPart(FACET_COLUMNS, facetColumns);
 
 export interface FacetValue {
   id: string;

@@ -26,9 +26,9 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { matchableInColumns, matchInColumns } from './column-matches.js';
-import { facetColumnsOf } from './facets.js';
+import { facetColumnsPart } from './facets.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
-import { correctedSearch, VOCABULARY, Vocabulary, type VocabularyRow, vocabularyIn } from './typos.js';
+import { correctedSearch, vocabularyPart } from './typos.js';
 
 const READS_AT_ONCE = 2;
 const READS_WAITING = 2;
@@ -128,13 +128,11 @@ export function createMatchSets(maxBytes: number): MatchSets {
   /** The matches; for a search that finds nothing, those of the search with its typos corrected, if any. */
   async function read(sql: SqlReader, filter: PackageFilter, version: string, order: MatchOrder): Promise<MatchSet> {
     if (order === 'position' && matchableInColumns(filter)) {
-      return { positions: matchInColumns(filter, await facetColumnsOf(sql, version)), readAs: filter };
+      return { positions: matchInColumns(filter, await facetColumnsPart.of(sql, version)), readAs: filter };
     }
     const positions = await readPositions(sql, filter, order);
     if (positions.length > 0 || filter.search === undefined) return { positions, readAs: filter };
-    const vocabulary = await vocabularyIn(version, async () =>
-      Vocabulary.of((await sql.query<VocabularyRow>(VOCABULARY))[0]),
-    );
+    const vocabulary = await vocabularyPart.of(sql, version);
     const corrected = correctedSearch(filter.search, vocabulary);
     if (corrected === undefined) return { positions, readAs: filter };
     const readAs = { ...filter, correctedSearch: corrected };

@@ -9,8 +9,8 @@
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
-import { CATEGORIES, type CategoriesRow, type Category, categoriesIn } from './categories.js';
-import { type FacetColumns, facetColumnsOf } from './facets.js';
+import { type Category, categoriesPart } from './categories.js';
+import { type FacetColumns, facetColumnsPart } from './facets.js';
 import type { PackageFilter, SqlCondition } from './filter.js';
 import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
 import type {
@@ -328,12 +328,12 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
 
     /** The categories of the listed packages in this listing, with their counts (kept per listing version). */
     categories(seen: Listing): Promise<Category[]> {
-      return categoriesIn(seen.version, async () => (await sql.query<CategoriesRow>(CATEGORIES))[0]?.categories ?? []);
+      return categoriesPart.of(sql, seen.version);
     },
 
     /** What each listed package is for the facets, by listing position (kept per listing version). */
     facetColumns(seen: Listing): Promise<FacetColumns> {
-      return facetColumnsOf(sql, seen.version);
+      return facetColumnsPart.of(sql, seen.version);
     },
 
     /** Photographers with their profiles, in key order; null where there is none. */

@@ -10,7 +10,7 @@
 // and more than MAX_CORRECTED_WORDS unknown words in one search.
 import { distance } from 'fastest-levenshtein';
 import type { SqlStatement } from '../db/sql.js';
-import { keptPerVersion } from './per-version.js';
+import { summaryPart } from './per-version.js';
 
 /** At most this many unknown words of a search are looked up (each is a scan of the vocabulary). */
 export const MAX_CORRECTED_WORDS = 3;
@@ -95,8 +95,8 @@ export class Vocabulary {
   }
 }
 
-/** The vocabulary of a listing version, read with `read` unless kept (src/listing/per-version.ts). */
-export const vocabularyIn = keptPerVersion<Vocabulary>();
+/** The vocabulary, kept per listing version. */
+export const vocabularyPart = summaryPart(VOCABULARY, (row: VocabularyRow | undefined) => Vocabulary.of(row));
 
 /** A lexeme as a tsquery operand: the words are letters and digits only, so quoting is all it needs. */
 const operand = (word: string) => `'${word}'`;

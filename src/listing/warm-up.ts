@@ -4,24 +4,14 @@
 // import finds them kept. Each is kept under the version its own row was made for, so a version written between
 // the reads is never kept under another. A read that fails is left to the first request that needs it.
 import type { ReadPath } from '../db/sql.js';
-import { CATEGORIES, type CategoriesRow, categoriesIn } from './categories.js';
-import { FACET_COLUMNS, type FacetColumnsRow, facetColumns, facetColumnsIn } from './facets.js';
-import { VOCABULARY, Vocabulary, type VocabularyRow, vocabularyIn } from './typos.js';
+import { categoriesPart } from './categories.js';
+import { facetColumnsPart } from './facets.js';
+import { vocabularyPart } from './typos.js';
 
 export const WARM_UP_FAILED =
   'the listing summary could not be read ahead; the first requests that need it will read it';
 
 /** Reads the listing summary's parts into the per-version keepers; resolves when all three are kept. */
 export async function warmUp(read: Pick<ReadPath, 'single'>): Promise<void> {
-  await Promise.all([
-    read.single<FacetColumnsRow>(FACET_COLUMNS).then(([row]) => {
-      if (row) facetColumnsIn(row.version, async () => facetColumns(row));
-    }),
-    read.single<VocabularyRow>(VOCABULARY).then(([row]) => {
-      if (row) vocabularyIn(row.version, async () => Vocabulary.of(row));
-    }),
-    read.single<CategoriesRow>(CATEGORIES).then(([row]) => {
-      if (row) categoriesIn(row.version, async () => row.categories);
-    }),
-  ]);
+  await Promise.all([facetColumnsPart, vocabularyPart, categoriesPart].map((part) => part.readAhead(read)));
 }

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { documentCost } from '../../src/graphql/apq-budget.js';
 import { MAX_COMPILED } from '../../src/graphql/jit.js';
 import { type Facet, keptFacet } from '../../src/listing/facets.js';
-import { vocabularyIn } from '../../src/listing/typos.js';
+import { vocabularyPart } from '../../src/listing/typos.js';
 import { readListingVersion } from '../../src/listing/version.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { type Process, startRedis } from '../helpers/fleet.js';
@@ -173,7 +173,10 @@ describe(`what one caller may hold, on ${engineName}`, () => {
     expect(found).toBeGreaterThan(0);
     // The vocabulary the app read for this listing version, and 10,001 words no listing has looked up in it.
     const version = await readListingVersion((statement) => db.read.single(statement));
-    const vocabulary = await vocabularyIn(version, () => Promise.reject(new Error('the app has not read it')));
+    const vocabulary = await vocabularyPart.of(
+      { query: () => Promise.reject(new Error('the app has not read it')) },
+      version,
+    );
     for (let i = 0; i < 10_001; i++) vocabulary.closest(`zq${i}xw`);
     // A new filter with the same typo: its matches are read and its words looked up again.
     const after = await search({ search: 'weding', priceMin: '0.00' });
