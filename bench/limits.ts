@@ -19,7 +19,7 @@ export interface Limits {
   stop(): Promise<void>;
 }
 
-/** Whether the anchor's kept texts stand for every listed package of the database. */
+/** Whether the kept texts stand for every listed package of the database. */
 async function keptTextsCurrent(databaseUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -1,4 +1,4 @@
-// MODE=floor: the bench floor's statement (the page built as JSON in PostgreSQL per request).
+// The limits bench/limits.ts runs (the floor is bench/floor.ts):
 // MODE=kept: the 50 kept records of probe.doc concatenated by PostgreSQL; Node forwards the text.
 // MODE=slim: the slim GraphQL page's bytes ({"data":{"packages":{"results":[{id,title,price}...]}}}) from one
 // statement reading 50 rows by position, written with JSON.stringify: what a small request costs in Node + pg.
@@ -6,7 +6,6 @@
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { type Permutation, pagePositions, seededPermutation } from '../../src/listing/permutation.js';
-import { PAGE_SQL } from '../floor-sql.js';
 
 const KEPT_SQL = `SELECT '{"count":' || $2::int || ',"next":' || to_json($3::text)::text || ',"previous":'
   || coalesce(to_json($4::text)::text, 'null') || ',"results":['
@@ -41,7 +40,7 @@ createServer((request, response) => {
     );
     return;
   }
-  pool.query(process.env.MODE === 'kept' ? KEPT_SQL : PAGE_SQL, [positions, count, next, null]).then(
+  pool.query(KEPT_SQL, [positions, count, next, null]).then(
     (result) => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(result.rows[0].page);
