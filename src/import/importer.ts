@@ -106,41 +106,55 @@ export async function importSource(
   const consume = async (writer: SourceWriter | null) => {
     let batch: Entry[] = [];
     let chars = 0;
-    const flush = async () => {
-      const entries = batch;
-      batch = [];
-      chars = 0;
-      if (!writer || failed || entries.length === 0) return;
+    // One batch is written while the next is read and validated: the database and this process each take a core.
+    let writing: Promise<void> = Promise.resolve();
+    const write = async (writer: SourceWriter, entries: Entry[]) => {
+      const rows = writer.rowsOf(entries);
+      index.nextBatch(); // what is validated from now on belongs to the next batch
       let outcomes: Outcome[];
-      enter('writing rows');
       try {
-        outcomes = await writer.write(entries);
+        outcomes = await writer.write(entries, rows);
       } catch (error) {
         if (!(error instanceof RecordRefused)) throw error;
         reject(rejectionLine(error.entry, error.entry.record.identifier, [error.problem], 0));
         return;
       }
       for (const outcome of outcomes) report.counts[outcome]++;
-      index.nextBatch();
     };
-    enter('reading');
-    for await (const item of source.records() as AsyncGenerator<SourceItem>) {
+    const flush = async () => {
+      const entries = batch;
+      batch = [];
+      chars = 0;
+      await writing;
+      if (!writer || failed || entries.length === 0) return;
+      enter('writing rows');
+      writing = write(writer, entries);
+      writing.catch(() => {}); // its failure is thrown where it is awaited: at the next flush, or below
+    };
+    try {
       enter('reading');
-      options.signal?.throwIfAborted();
-      report.counts.read++;
-      const checked = validator.validate(item.value);
-      if (checked.record === null) {
-        reject(rejectionLine(item, checked.identifier, checked.problems, checked.moreProblems));
-      } else if (writer && !failed && checked.repeat) {
-        report.counts.unchanged++; // an identical copy of a record earlier in the source: nothing to write
-      } else if (writer && !failed) {
-        batch.push({ record: checked.record, where: item.where, path: item.path });
-        chars += checked.weight;
-        if (batch.length >= batchRecords || chars >= batchChars) await flush();
+      for await (const item of source.records() as AsyncGenerator<SourceItem>) {
+        enter('reading');
+        options.signal?.throwIfAborted();
+        report.counts.read++;
+        const checked = validator.validate(item.value);
+        if (checked.record === null) {
+          reject(rejectionLine(item, checked.identifier, checked.problems, checked.moreProblems));
+        } else if (writer && !failed && checked.repeat) {
+          report.counts.unchanged++; // an identical copy of a record earlier in the source: nothing to write
+        } else if (writer && !failed) {
+          batch.push({ record: checked.record, where: item.where, path: item.path });
+          chars += checked.weight;
+          if (batch.length >= batchRecords || chars >= batchChars) await flush();
+        }
+        options.onProgress?.(report);
       }
-      options.onProgress?.(report);
+      await flush();
+      await writing;
+    } finally {
+      // Never leave the transaction with a statement of it still running (a failed read, an interrupt).
+      await writing.catch(() => {});
     }
-    await flush();
     options.signal?.throwIfAborted();
     if (writer && !failed) {
       await writer.finish(enter);

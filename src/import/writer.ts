@@ -8,7 +8,7 @@
 // - A package is "updated" when anything its v2 record shows changed: its own fields, its lists, its photographer
 //   (with everything the photographer owns) or any shared record it embeds.
 // - listing_entry is renumbered once, at the end, when the set of listed packages changed.
-import { type Row, toRows } from '../db/write/rows.js';
+import { type Row, type Rows, toRows } from '../db/write/rows.js';
 import {
   bumpListingVersion,
   ownersOf,
@@ -68,13 +68,20 @@ export class SourceWriter {
     private readonly index: SourceIndex,
   ) {}
 
-  /** Writes a batch; shared records the index says are written already are not sent again. */
-  async write(entries: Entry[]): Promise<Outcome[]> {
-    const tx = this.tx;
-    const rows = toRows(
+  /**
+   * A batch's rows; shared records the index says an earlier batch holds are left out. Call it before the index
+   * moves on to the next batch (`SourceIndex.nextBatch`), then `write` the rows.
+   */
+  rowsOf(entries: Entry[]): Rows {
+    return toRows(
       entries.map((e) => e.record),
       { skip: (kind, id) => this.index.inEarlierBatch(kind, id) },
     );
+  }
+
+  /** Writes a batch's rows (from `rowsOf`). */
+  async write(entries: Entry[], rows: Rows): Promise<Outcome[]> {
+    const tx = this.tx;
 
     const createdPhotographers = new Set<string>();
     for (const table of sharedTables()) {
