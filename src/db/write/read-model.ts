@@ -293,11 +293,13 @@ const PACKAGE_LISTS = `json_build_object(
 /** The documents of the listed packages and of their photographers, as the tables hold them now. */
 export const PACKAGE_DOCUMENTS = `SELECT p.id AS package_id, ${PACKAGE_V2_REST} AS v2_rest, ${PACKAGE_LISTS} AS lists
   FROM package p WHERE p.status = 1`;
+// OFFSET 0 keeps the parts a subquery of their own, made once a photographer: pulled up into the select list, they
+// were made again for their lengths (10,000 packages: 1.4 s against 0.7-1.1 s).
 export const PHOTOGRAPHER_DOCUMENTS = `SELECT ph.id AS photographer_id, ${PHOTOGRAPHER_V2} AS v2,
     array_to_string(g.parts, '') AS graphql,
     (SELECT array_agg(octet_length(u.part) ORDER BY u.n) FROM unnest(g.parts) WITH ORDINALITY u(part, n))
       AS graphql_part_lengths
-  FROM photographer ph CROSS JOIN LATERAL (SELECT ${PHOTOGRAPHER_GRAPHQL_PARTS} AS parts) g
+  FROM photographer ph CROSS JOIN LATERAL (SELECT ${PHOTOGRAPHER_GRAPHQL_PARTS} AS parts OFFSET 0) g
   WHERE ${LISTED('ph.id')}`;
 
 /** Runs SQL (with parameters $1, ...) in the writing transaction. */
