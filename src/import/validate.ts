@@ -8,7 +8,7 @@
 // - a problem inside a value the contract checks as a whole (dimensions) is reported once, at that value.
 // Problems come back as { path, expected, got }, e.g. `photographer.calendar_work_days[2].work_times: expected
 // JSON text of [{start, end}] HHMM strings, got "[{\"start\":\"0900\"}]"`.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { z } from 'zod';
 import { contractMeta, Package, Photographer, type SharedKind } from '../v2/contract.js';
 import type { V2Package } from '../v2/records.js';
@@ -80,7 +80,7 @@ export function flatCopy(id: string): string {
 
 /** 48 bits of the SHA-1 of the text: a copy with other content differs with near certainty. */
 function fingerprintOf(text: string): number {
-  return createHash('sha1').update(text).digest().readUIntBE(0, 6);
+  return hash('sha1', text, 'buffer').readUIntBE(0, 6);
 }
 
 /** A value as it appears in a message: JSON, at most 80 characters, line separators escaped (one line). */
