@@ -7,17 +7,16 @@
 //
 // --pages DIR reuses (or keeps) the generated pages; --again imports them a second time (all unchanged).
 // The forced collections at each 10% mark (with --expose-gc) cost a little time; leave them out for timing.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { writeV2Pages } from '../../bench/scale/v2-pages.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { generatePackages } from '../../src/demo/generate.js';
 import { importSource, type SourceReport } from '../../src/import/importer.js';
 import { openSources } from '../../src/import/sources.js';
-import { renderJson } from '../../src/rest/render.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,29 +29,8 @@ const count = Number(values.packages);
 const pagesDir = values.pages ?? mkdtempSync(join(tmpdir(), 'import-bench-pages-'));
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-if (!existsSync(pagesDir) || readdirSync(pagesDir).length === 0) {
-  mkdirSync(pagesDir, { recursive: true });
-  const started = performance.now();
-  let page: unknown[] = [];
-  let written = 0;
-  const flush = () => {
-    const offset = written - page.length;
-    const next =
-      written < count ? `http://legacy.test/v2/local-package-list/?format=api&limit=50&offset=${written}&seed=1` : null;
-    const name = `page-${String(offset / 50).padStart(5, '0')}.json`;
-    writeFileSync(join(pagesDir, name), renderJson({ count, next, previous: null, results: page }));
-    page = [];
-  };
-  for (const record of generatePackages({ count })) {
-    page.push(record);
-    written++;
-    if (page.length === 50) flush();
-  }
-  if (page.length > 0) flush();
-  console.log(
-    `generated ${count} packages as pages in ${pagesDir} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
-}
+const generated = writeV2Pages(pagesDir, count);
+if (generated > 0) console.log(`generated ${count} packages as pages in ${pagesDir} in ${generated.toFixed(1)} s`);
 
 const config = loadConfig();
 const db = await openDatabase(config.database);

@@ -1,0 +1,59 @@
+// bench/scale.json: what `npm run bench:scale` measured at each listing size, kept between runs so that one size
+// can be measured again (or its serving measured apart from its import) without the others.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ImportFigures } from './import.js';
+
+export const SCALE_FILE = new URL('../scale.json', import.meta.url);
+
+/** One path under load at one size: requests per second, CPU per request, and its first request's time. */
+export interface PathFigures {
+  requestsPerSecond: number;
+  /** CPU ms per request: the server's, and PostgreSQL's backends' for this database. */
+  serverCpuMs: number;
+  databaseCpuMs: number;
+  firstAfterStartMs: number;
+  firstAfterImportMs: number;
+  errors: number;
+}
+
+export interface ServeFigures {
+  /** From `node dist/server.js` to its first /healthz answer. */
+  readySeconds: number;
+  paths: Record<string, PathFigures>;
+  /** The server's resident memory once every path was served (after warm-up), and its peak under load. */
+  rssAfterWarmUpMb: number;
+  peakRssMb: number;
+  date: string;
+  commit: string;
+}
+
+export interface SizeRecord {
+  packages: number;
+  import?: ImportFigures & { date: string; commit: string };
+  serve?: ServeFigures;
+}
+
+export interface ScaleRecord {
+  machine: string;
+  node: string;
+  postgres: string;
+  sizes: SizeRecord[];
+}
+
+export function readScaleRecord(file: URL = SCALE_FILE): ScaleRecord | null {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ScaleRecord) : null;
+}
+
+/** Keeps what was measured of one size beside the other sizes' figures, sizes in increasing order. */
+export function saveSize(base: Omit<ScaleRecord, 'sizes'>, size: SizeRecord, file: URL = SCALE_FILE): ScaleRecord {
+  const previous = readScaleRecord(file);
+  const others = (previous?.sizes ?? []).filter((s) => s.packages !== size.packages);
+  const old = previous?.sizes.find((s) => s.packages === size.packages);
+  const merged: SizeRecord = { ...old, ...size };
+  const record: ScaleRecord = {
+    ...base,
+    sizes: [...others, merged].sort((a, b) => a.packages - b.packages),
+  };
+  writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+  return record;
+}
