@@ -74,6 +74,7 @@ async function serve(packages: number): Promise<ServeFigures> {
     RESPONSE_CACHE_BYTES: '0',
     API_KEYS: BENCH_KEY_ENTRY,
   };
+  const servedBy = commit();
   const port = await freePort();
   const started = performance.now();
   const target = await startProcess(
@@ -118,7 +119,7 @@ async function serve(packages: number): Promise<ServeFigures> {
       rssAfterWarmUpMb,
       peakRssMb,
       date: new Date().toISOString(),
-      commit: commit(),
+      commit: servedBy,
     };
   } finally {
     await database.close();
@@ -138,13 +139,14 @@ for (const packages of sizes) {
     const generated = writeV2Pages(dir, packages);
     if (generated > 0)
       log(`generated ${packages.toLocaleString('en')} packages as v2 pages in ${generated.toFixed(0)} s`);
+    const importedBy = commit(); // what runs is what was built at the start, whatever is committed meanwhile
     await emptyDatabase(databaseUrl(packages));
     const figures = await importPages(databaseUrl(packages), dir, packages);
     log(
       `imported in ${figures.seconds.toFixed(1)} s (${figures.packagesPerSecond.toFixed(0)} packages/s; read model ${figures.readModelSeconds.toFixed(1)} s); database ${figures.databaseMb.toFixed(0)} MB`,
     );
     await vacuum(databaseUrl(packages));
-    saveSize(base, { packages, import: { ...figures, date: new Date().toISOString(), commit: commit() } }, file);
+    saveSize(base, { packages, import: { ...figures, date: new Date().toISOString(), commit: importedBy } }, file);
   }
   if (steps.has('serve')) saveSize(base, { packages, serve: await serve(packages) }, file);
 }
