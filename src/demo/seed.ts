@@ -6,6 +6,7 @@ import {
   bumpListingVersion,
   deleteEverything,
   insertRows,
+  liftStatementTimeout,
   refreshStatistics,
   renumberListing,
   type TransactionClient,
@@ -54,6 +55,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
   const { generatePackages } = await import('./generate.js');
   await db.prisma.$transaction(
     async (tx) => {
+      await liftStatementTimeout(tx);
       if (options.reset) await deleteEverything(tx);
       await skipForeignKeyChecksIfAllowed(tx);
       let batch = [];

@@ -2,6 +2,7 @@
 // first record that fails stops the writing (reading goes on, so every bad record is reported) and the whole
 // transaction is rolled back: nothing from a rejected source is written, and what earlier sources wrote stays.
 import type { Database } from '../db/client.js';
+import { liftStatementTimeout } from '../db/write/store.js';
 import { Interrupted } from '../lifecycle.js';
 import { describeFailure } from '../messages.js';
 import { type Source, SourceError, type SourceItem } from './source.js';
@@ -167,6 +168,7 @@ export async function importSource(
     else {
       await (db as Database).prisma.$transaction(
         async (tx) => {
+          await liftStatementTimeout(tx);
           await consume(new SourceWriter(tx, index));
           if (failed) throw new Rollback();
           enter('committing');

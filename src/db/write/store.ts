@@ -27,6 +27,15 @@ export async function insertRows(tx: TransactionClient, rows: Rows): Promise<voi
   for (const table of TABLES) await bulkInsert(tx, table.name, rows[table.name] ?? [], table.skipExisting);
 }
 
+/**
+ * Lifts DB_STATEMENT_TIMEOUT for a writing transaction (an import, a seed): it bounds a request's reads, while a
+ * write has statements that grow with the listing. Numbering 1,000,000 packages took longer than the 5 s default,
+ * and the import was rolled back after 18 minutes of writing. The writer bounds its own work.
+ */
+export async function liftStatementTimeout(tx: TransactionClient): Promise<void> {
+  await tx.$executeRawUnsafe('SET LOCAL statement_timeout = 0');
+}
+
 /** Empties every table of the listing, children first. */
 export async function deleteEverything(tx: TransactionClient): Promise<void> {
   for (const table of [LISTING_TABLE, ...[...TABLES].reverse().map((t) => t.name)]) {
