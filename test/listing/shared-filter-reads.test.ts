@@ -18,7 +18,10 @@ function session(outcome: { positions: number[] } | { error: Error }) {
       reads++;
       await released;
       if ('error' in outcome) throw outcome.error;
-      return outcome.positions.map((position) => ({ position })) as Row[];
+      // As the read answers: one value, the positions packed big-endian as int4send packs them.
+      const packed = Buffer.alloc(outcome.positions.length * 4);
+      outcome.positions.forEach((position, i) => packed.writeInt32BE(position, i * 4));
+      return [{ positions: outcome.positions.length > 0 ? packed : null }] as Row[];
     },
   };
   return { sql, release, reads: () => reads };
