@@ -22,7 +22,7 @@ import { databaseCpu, freePort, sampleRss, sleep, startOptions, startProcess } f
 import { measure } from './measure.js';
 import type { Row } from './report.js';
 import { dropDatabase, emptyDatabase, importPages, vacuum } from './scale/import.js';
-import { importFiveRetitled, scalePaths, timed } from './scale/paths.js';
+import { importFiveRetitled, scalePaths, type Timed, timedRequest } from './scale/paths.js';
 import { type PathFigures, readScaleRecord, SCALE_FILE, type ServeFigures, saveSize } from './scale/record.js';
 import { flatnessProblems, writeScaleDocs } from './scale/report.js';
 import { writeV2Pages } from './scale/v2-pages.js';
@@ -87,29 +87,39 @@ async function serve(packages: number): Promise<ServeFigures> {
   const database = await databaseCpu(url);
   try {
     const paths = scalePaths(packages);
-    const firstAfterStart = new Map<string, number>();
-    for (const path of paths) firstAfterStart.set(path.id, await timed(target.url, path.request));
+    const firstAfterStart = new Map<string, Timed>();
+    for (const path of paths) firstAfterStart.set(path.id, await timedRequest(target.url, path.request));
     const rows = new Map<string, Row>();
     for (const path of paths) {
-      rows.set(path.id, await measure(settings, log, target, { ...path, id: path.id as Row['id'] }, database));
+      const scenario = { ...path, id: path.id as Row['id'] };
+      // A path whose first answer failed (a statement timeout, say) is measured once it answers, if it does.
+      const row = await measure(settings, log, target, scenario, database).catch((error: Error) => {
+        log(`  ${path.label}: ${error.message.slice(0, 200)}; measured again`);
+        return measure(settings, log, target, scenario, database);
+      });
+      rows.set(path.id, row);
     }
     const rssAfterWarmUpMb = sampleRss(target.pid).stop();
     await importFiveRetitled({ DATABASE_URL: url, LOG_LEVEL: 'warn' });
     await sleep(3000); // the version watch reads every second
     const figures: Record<string, PathFigures> = {};
     for (const path of paths) {
-      const firstAfterImportMs = await timed(target.url, path.request);
+      const afterImport = await timedRequest(target.url, path.request);
+      const afterStart = firstAfterStart.get(path.id) as Timed;
       const row = rows.get(path.id) as Row;
       figures[path.id] = {
         requestsPerSecond: row.requestsPerSecond,
         serverCpuMs: row.cpuMsPerRequest,
         databaseCpuMs: row.databaseCpuMsPerRequest ?? 0,
-        firstAfterStartMs: firstAfterStart.get(path.id) ?? 0,
-        firstAfterImportMs,
+        firstAfterStartMs: afterStart.ms,
+        firstAfterImportMs: afterImport.ms,
+        ...(afterStart.status === 200 ? {} : { firstAfterStartStatus: afterStart.status }),
+        ...(afterImport.status === 200 ? {} : { firstAfterImportStatus: afterImport.status }),
         errors: row.errors,
       };
+      const status = (t: Timed) => (t.status === 200 ? '' : ` (${t.status})`);
       log(
-        `  ${path.label.padEnd(40)} first ${figures[path.id]?.firstAfterStartMs.toFixed(0)} ms after a start, ${firstAfterImportMs.toFixed(0)} ms after an import`,
+        `  ${path.label.padEnd(40)} first ${afterStart.ms.toFixed(0)} ms${status(afterStart)} after a start, ${afterImport.ms.toFixed(0)} ms${status(afterImport)} after an import`,
       );
     }
     const peakRssMb = Math.max(rssAfterWarmUpMb, ...[...rows.values()].map((r) => r.peakRssMb));

@@ -13,6 +13,10 @@ export interface PathFigures {
   databaseCpuMs: number;
   firstAfterStartMs: number;
   firstAfterImportMs: number;
+  /** The first requests' statuses when they were not 200 (a timeout's 503, say). */
+  firstAfterStartStatus?: number;
+  firstAfterImportStatus?: number;
+  /** Non-2xx answers, connection errors and unexpected bodies under load. */
   errors: number;
 }
 

@@ -38,6 +38,13 @@ export function flatnessProblems(record: ScaleRecord): string[] {
   const largest = sizes[sizes.length - 1];
   for (const s of sizes) {
     for (const [path, p] of Object.entries(s.serve?.paths ?? {})) {
+      for (const [when, status] of [
+        ['after a start', p.firstAfterStartStatus],
+        ['after an import', p.firstAfterImportStatus],
+      ] as const) {
+        if (status !== undefined)
+          problems.push(`${LABELS.get(path)} at ${n(s.packages)}: the first request ${when} was answered ${status}`);
+      }
       const first = Math.max(p.firstAfterStartMs, p.firstAfterImportMs);
       if (first > FIRST_REQUEST_MS)
         problems.push(
@@ -109,7 +116,10 @@ function firstRequestTable(record: ScaleRecord): string[] {
   for (const [path, label] of LABELS) {
     const cells = sizes.map((s) => {
       const p = s.serve?.paths[path];
-      return p ? `${n(p.firstAfterStartMs)} / ${n(p.firstAfterImportMs)}` : '';
+      const status = (code: number | undefined) => (code === undefined ? '' : ` (${code})`);
+      return p
+        ? `${n(p.firstAfterStartMs)}${status(p.firstAfterStartStatus)} / ${n(p.firstAfterImportMs)}${status(p.firstAfterImportStatus)}`
+        : '';
     });
     lines.push(`| ${label} | ${cells.join(' | ')} |`);
   }

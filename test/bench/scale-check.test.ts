@@ -55,6 +55,12 @@ describe('the scale check', () => {
     expect(flatnessProblems(record(size(10_000), size(40_000, { firstAfterImportMs: 900 })))).toHaveLength(1);
   });
 
+  it('fails a first request answered with an error, as a statement timeout is', () => {
+    expect(flatnessProblems(record(size(10_000, { firstAfterStartStatus: 503 })))).toEqual([
+      expect.stringMatching(/search "golden hour" at 10,000: the first request after a start was answered 503/),
+    ]);
+  });
+
   it('fails memory after warm-up that grows by more than 50 MB, and errors under load', () => {
     expect(flatnessProblems(record(size(10_000), size(40_000, {}, 251)))).toEqual([
       expect.stringMatching(/memory after warm-up grew 51 MB/),
