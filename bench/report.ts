@@ -149,14 +149,14 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
     check('REST v2 page of 50, uncached: >= 1.5x the floor req/s', ratioToFloor('rest-first', 1.5)),
     check('Embedded full page: >= 1x the PostgreSQL floor req/s', embeddedToFloor('graphql-full', 1)),
     check('Embedded v2 page: >= 1x the PostgreSQL floor req/s', embeddedToFloor('rest-first', 1)),
-    check('Server RSS under load: <= 200 MB (embedded: <= 300 MB)', (run) => {
+    check('Server RSS under load: <= 256 MB (embedded: <= 320 MB)', (run) => {
       const rows = run.rows.filter(
         (row) => row.id !== 'floor' && !row.id.startsWith('pg-') && !row.id.startsWith('limit-'),
       );
       if (rows.length === 0) return undefined;
       const peak = Math.max(...rows.map((row) => row.peakRssMb));
       const worst = rows.find((row) => row.peakRssMb === peak);
-      return { text: `${fixed(peak, 0)} MB (${worst?.label})`, met: peak <= (run.engine === 'pglite' ? 300 : 200) };
+      return { text: `${fixed(peak, 0)} MB (${worst?.label})`, met: peak <= (run.engine === 'pglite' ? 320 : 256) };
     }),
     check('Embedded default just after start (new data directory, demo data): <= 400 MB', (run) =>
       run.embedded
