@@ -20,7 +20,7 @@ function session(outcome: { positions: number[] } | { error: Error }) {
       if ('error' in outcome) throw outcome.error;
       // As the read answers: one value, the positions packed big-endian as int4send packs them.
       const packed = Buffer.alloc(outcome.positions.length * 4);
-      outcome.positions.forEach((position, i) => packed.writeInt32BE(position, i * 4));
+      for (const [i, position] of outcome.positions.entries()) packed.writeInt32BE(position, i * 4);
       return [{ positions: outcome.positions.length > 0 ? packed : null }] as Row[];
     },
   };
