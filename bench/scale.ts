@@ -2,31 +2,29 @@
 // and what does not (not part of the suite). For each size: the import into an empty database (time, rate, the
 // read model's build, the database's size), then a server on it: the first request of each path after the start
 // and after a small import, each path under load (req/s, CPU per request of the server and of PostgreSQL), and
-// the server's memory. Figures go to bench/scale.json; `--docs` writes the table and chart into
+// the server's memory. The sizes are served at once and each path measured on each in turn (bench/scale/serve.ts). Figures go to bench/scale.json; `--docs` writes the table and chart into
 // docs/benchmarks.md from it.
 //
 //   npm run bench:scale                       10,000, 100,000 and 1,000,000 packages (about an hour)
 //   BENCH_SCALE_SIZES=10000 npm run bench:scale -- --steps=serve    serve again what was imported before
 //   npm run bench:scale -- --check            10,000 against 40,000, in a scratch record: fails (exit 1) on a
 //                                             first request over 250 ms or a path costing 1.25x more at 40,000
+//                                             (memory is in the full run's targets only: too noisy for CI)
 //
 //   BENCH_SCALE_DATABASE  PostgreSQL server URL; each size gets its database scale_<size> (default
 //                         postgresql://postgres@127.0.0.1:5432)
 //   BENCH_SCALE_PAGES     where the generated v2 pages are kept, a directory per size (default <tmp>/scale-pages)
-//   BENCH_SCALE_SIZES     sizes, comma-separated; BENCH_CONNECTIONS (8), BENCH_DURATION (5), BENCH_WARMUP (2)
+//   BENCH_SCALE_SIZES     sizes, comma-separated; BENCH_CONNECTIONS (8), BENCH_DURATION (5), BENCH_WARMUP (2),
+//                         BENCH_ROUNDS (2: the cheapest of each path's rounds on each size is kept)
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { commit, machine } from './environment.js';
-import { databaseCpu, freePort, sampleRss, sleep, startOptions, startProcess } from './harness.js';
-import { measure } from './measure.js';
-import type { Row } from './report.js';
 import { dropDatabase, emptyDatabase, importPages, vacuum } from './scale/import.js';
-import { importFiveRetitled, scalePaths, type Timed, timedRequest } from './scale/paths.js';
-import { type PathFigures, readScaleRecord, SCALE_FILE, type ServeFigures, saveSize } from './scale/record.js';
+import { readScaleRecord, SCALE_FILE, saveSize } from './scale/record.js';
 import { flatnessProblems, writeScaleDocs } from './scale/report.js';
+import { serveSizes } from './scale/serve.js';
 import { writeV2Pages } from './scale/v2-pages.js';
-import { BENCH_KEY_ENTRY } from './scenarios.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +44,7 @@ const settings = {
   connections: envInt('BENCH_CONNECTIONS', 8),
   duration: envInt('BENCH_DURATION', values.check ? 4 : 5),
   warmup: envInt('BENCH_WARMUP', 2),
+  rounds: envInt('BENCH_ROUNDS', 2),
 };
 // The check keeps its figures apart: bench/scale.json holds the full run's.
 const file = values.check ? new URL(`file://${join(tmpdir(), `scale-check-${process.pid}.json`)}`) : SCALE_FILE;
@@ -62,78 +61,6 @@ async function postgresVersion(url: string): Promise<string> {
     return `PostgreSQL ${rows[0]?.server_version.split(' ')[0]}`;
   } finally {
     await client.end();
-  }
-}
-
-async function serve(packages: number): Promise<ServeFigures> {
-  const url = databaseUrl(packages);
-  const env = {
-    DATABASE_URL: url,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT: '0',
-    RESPONSE_CACHE_BYTES: '0',
-    API_KEYS: BENCH_KEY_ENTRY,
-  };
-  const servedBy = commit();
-  const port = await freePort();
-  const started = performance.now();
-  const target = await startProcess(
-    'dist/server.js',
-    { ...env, PORT: String(port) },
-    `http://127.0.0.1:${port}`,
-    startOptions(),
-  );
-  const readySeconds = (performance.now() - started) / 1000;
-  const database = await databaseCpu(url);
-  try {
-    const paths = scalePaths(packages);
-    const firstAfterStart = new Map<string, Timed>();
-    for (const path of paths) firstAfterStart.set(path.id, await timedRequest(target.url, path.request));
-    const rows = new Map<string, Row>();
-    for (const path of paths) {
-      const scenario = { ...path, id: path.id as Row['id'] };
-      // A path whose first answer failed (a statement timeout, say) is measured once it answers, if it does.
-      const row = await measure(settings, log, target, scenario, database).catch((error: Error) => {
-        log(`  ${path.label}: ${error.message.slice(0, 200)}; measured again`);
-        return measure(settings, log, target, scenario, database);
-      });
-      rows.set(path.id, row);
-    }
-    const rssAfterWarmUpMb = sampleRss(target.pid).stop();
-    await importFiveRetitled({ DATABASE_URL: url, LOG_LEVEL: 'warn' });
-    await sleep(3000); // the version watch reads every second
-    const figures: Record<string, PathFigures> = {};
-    for (const path of paths) {
-      const afterImport = await timedRequest(target.url, path.request);
-      const afterStart = firstAfterStart.get(path.id) as Timed;
-      const row = rows.get(path.id) as Row;
-      figures[path.id] = {
-        requestsPerSecond: row.requestsPerSecond,
-        serverCpuMs: row.cpuMsPerRequest,
-        databaseCpuMs: row.databaseCpuMsPerRequest ?? 0,
-        firstAfterStartMs: afterStart.ms,
-        firstAfterImportMs: afterImport.ms,
-        ...(afterStart.status === 200 ? {} : { firstAfterStartStatus: afterStart.status }),
-        ...(afterImport.status === 200 ? {} : { firstAfterImportStatus: afterImport.status }),
-        errors: row.errors,
-      };
-      const status = (t: Timed) => (t.status === 200 ? '' : ` (${t.status})`);
-      log(
-        `  ${path.label.padEnd(40)} first ${afterStart.ms.toFixed(0)} ms${status(afterStart)} after a start, ${afterImport.ms.toFixed(0)} ms${status(afterImport)} after an import`,
-      );
-    }
-    const peakRssMb = Math.max(rssAfterWarmUpMb, ...[...rows.values()].map((r) => r.peakRssMb));
-    return {
-      readySeconds,
-      paths: figures,
-      rssAfterWarmUpMb,
-      peakRssMb,
-      date: new Date().toISOString(),
-      commit: servedBy,
-    };
-  } finally {
-    await database.close();
-    await target.stop();
   }
 }
 
@@ -158,14 +85,22 @@ for (const packages of sizes) {
     await vacuum(databaseUrl(packages));
     saveSize(base, { packages, import: { ...figures, date: new Date().toISOString(), commit: importedBy } }, file);
   }
-  if (steps.has('serve')) saveSize(base, { packages, serve: await serve(packages) }, file);
+}
+if (steps.has('serve')) {
+  log(`== serving ${sizes.map((n) => n.toLocaleString('en')).join(', ')} packages, ${settings.rounds} rounds`);
+  const served = await serveSizes(
+    sizes.map((packages) => ({ packages, databaseUrl: databaseUrl(packages) })),
+    settings,
+    log,
+  );
+  for (const [packages, serve] of served) saveSize(base, { packages, serve }, file);
 }
 
 const record = readScaleRecord(file);
 if (values.docs && record) log(`wrote ${writeScaleDocs(record)}`);
 if (values.check && record) {
   for (const packages of sizes) await dropDatabase(databaseUrl(packages));
-  const problems = flatnessProblems(record);
+  const problems = flatnessProblems(record, { memory: false });
   for (const problem of problems) console.error(`FAIL ${problem}`);
   if (problems.length > 0) process.exit(1);
   console.error(`scale check passed: ${sizes.join(' and ')} packages`);

@@ -61,10 +61,11 @@ describe('the scale check', () => {
     ]);
   });
 
-  it('fails memory after warm-up that grows by more than 50 MB, and errors under load', () => {
+  it('fails memory after warm-up that grows by more than 50 MB (unless left out, as the CI check does), and errors under load', () => {
     expect(flatnessProblems(record(size(10_000), size(40_000, {}, 251)))).toEqual([
       expect.stringMatching(/memory after warm-up grew 51 MB/),
     ]);
+    expect(flatnessProblems(record(size(10_000), size(40_000, {}, 251)), { memory: false })).toEqual([]);
     expect(flatnessProblems(record(size(10_000, { errors: 3 })))).toEqual([expect.stringMatching(/3 errors/)]);
   });
 

@@ -1,11 +1,14 @@
 // Figures the docs state that come from one source each, and the rule that the docs stand alone: the query costs
 // of security.md (priced by the same code that refuses operations), the first start's figure (bench/first-start.json,
-// which `npm run bench:first-start` writes), and no guide sending the reader outside the repository.
+// which `npm run bench:first-start` writes), the listing sizes' tables and chart (bench/scale.json, which
+// `npm run bench:scale` writes), and no guide sending the reader outside the repository.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DocumentNode, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { firstStartFigure, firstStartRecord } from '../../bench/first-start-figure.js';
+import { readScaleRecord } from '../../bench/scale/record.js';
+import { CHART_FILE, documentedScaleSection, scaleChart, scaleSection } from '../../bench/scale/report.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
 import { measureOperation } from '../../src/graphql/limits.js';
 import { schema } from '../../src/graphql/schema.js';
@@ -35,6 +38,15 @@ describe('figures the docs state', () => {
     const figure = firstStartFigure(record);
     expect(read('README.md')).toContain(`| \`npm start\` on a fresh clone | ${figure}:`);
     expect(read('docs/benchmarks.md')).toContain(`was ${figure} (\`npm run bench:first-start\``);
+  });
+
+  it("benchmarks.md's listing sizes and docs/scale.svg are bench/scale.json's", () => {
+    const record = readScaleRecord();
+    expect(record?.sizes.length).toBeGreaterThanOrEqual(3);
+    const section = scaleSection(record as NonNullable<typeof record>);
+    expect(section).toContain('1,000,000');
+    expect(documentedScaleSection()).toBe(section);
+    expect(readFileSync(CHART_FILE, 'utf8')).toBe(scaleChart(record as NonNullable<typeof record>));
   });
 
   it('sends the reader nowhere outside the repository (no ../shared)', () => {
