@@ -174,19 +174,31 @@ export function scaleChart(record: ScaleRecord): string {
     );
   }
   const colours = ['#1b9e77', '#d95f02', '#7570b3', '#e7298a', '#66a61e', '#e6ab02', '#a6761d', '#666666', '#1f78b4'];
-  [...LABELS].forEach(([path, label], i) => {
+  const lines = [...LABELS].flatMap(([path, label], i) => {
     const points = sizes
       .map((s) => [s.packages, cost(s, path)] as const)
       .filter((p): p is readonly [number, number] => p[1] !== undefined && p[1] > 0);
     const last = points[points.length - 1];
-    if (!last) return;
-    const colour = colours[i % colours.length];
+    return last ? [{ label, points, colour: colours[i % colours.length], labelY: y(last[1]) + 4 }] : [];
+  });
+  // Labels at the lines' ends, moved apart where lines end close together.
+  const byEnd = [...lines].sort((a, b) => a.labelY - b.labelY);
+  for (let i = 1; i < byEnd.length; i++) {
+    const [above, line] = [byEnd[i - 1], byEnd[i]] as [(typeof lines)[0], (typeof lines)[0]];
+    line.labelY = Math.max(line.labelY, above.labelY + 14);
+  }
+  const labelX = x(sizes[sizes.length - 1]?.packages ?? 1) + 8;
+  for (const { label, points, colour } of lines) {
     parts.push(
       `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ')}"/>`,
       ...points.map(([px, py]) => `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="3" fill="${colour}"/>`),
-      `<text x="${(x(last[0]) + 8).toFixed(1)}" y="${(y(last[1]) + 4 + (i % 2 === 0 ? 0 : 8)).toFixed(1)}" fill="${colour}">${label.replaceAll('"', '&quot;')}</text>`,
     );
-  });
+  }
+  for (const { label, colour, labelY } of lines) {
+    parts.push(
+      `<text x="${labelX.toFixed(1)}" y="${labelY.toFixed(1)}" fill="${colour}">${label.replaceAll('"', '&quot;')}</text>`,
+    );
+  }
   parts.push(
     `<text x="${(left + (width - right)) / 2}" y="${height - 10}" text-anchor="middle">listed packages (log scale)</text>`,
     '</svg>',
