@@ -87,7 +87,7 @@ const READERS: Record<string, { beside: string[] } | { returns: string[] }> = {
   listedPackages: { beside: ['photographerId'] },
   listedPackageBySlug: { beside: ['photographerId'] },
   packagesSorted: { beside: ['photographerId'] },
-  matchingPositions: { returns: ['position'] },
+  matchingPositions: { returns: ['positions'] },
   photographerPositions: { returns: ['photographerId', 'position'] },
   // The package table only in its WHERE (a photographer with a listed package): a photographer's profile.
   listedPhotographers: { returns: PHOTOGRAPHER_PROFILE },
