@@ -6,7 +6,8 @@
 // stopped answering; once the deadline has passed, no statement starts. A fault tells the session what to do
 // (src/db/faults.ts): a lost connection or a replica's conflict marks it `lost` (the operation is made again
 // elsewhere), a busy database and a spent deadline fail the request only. A statement prepared by name that a
-// pooler in transaction mode refused is sent again unnamed (src/db/named-statements.ts).
+// pooler in transaction mode refused is sent again unnamed (src/db/named-statements.ts). A replica found gone gives
+// up the statements waiting on it at once, as lost (see ReadRouter.goneSignal).
 import type pg from 'pg';
 import { classify, DatabaseUnavailableError, isReadTimeout, isUnavailable } from './faults.js';
 import type { NamedStatements } from './named-statements.js';
@@ -43,6 +44,23 @@ export interface ReadPathOptions {
   onLost?: (() => void) | undefined;
   /** Told the listing version a session's reads found (a replica may be ahead of its watch's last answer). */
   onVersion?: ((version: string) => void) | undefined;
+  /** For a replica: the signal aborted when it is found gone (ReadRouter.goneSignal). */
+  gone?: (() => AbortSignal | undefined) | undefined;
+}
+
+const foundGone = () => new DatabaseUnavailableError('database unavailable: the replica was found unreachable', 'lost');
+
+/** `work`, or a lost fault as soon as `gone` is aborted (the statement itself then ends at its own timeout). */
+function unlessGone<T>(gone: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+  if (!gone) return work();
+  if (gone.aborted) return Promise.reject(foundGone());
+  return new Promise<T>((resolve, reject) => {
+    const giveUp = () => reject(foundGone());
+    gone.addEventListener('abort', giveUp, { once: true });
+    work()
+      .then(resolve, reject)
+      .finally(() => gone.removeEventListener('abort', giveUp));
+  });
 }
 
 /** How a session runs one statement: on the pool, or on its own connection. */
@@ -75,7 +93,7 @@ class PostgresSession implements ReadSession {
   lost = false;
 
   constructor(
-    private readonly runner: Runner & { end?: () => Promise<void>; transaction?: boolean },
+    private readonly runner: Runner & { end?: () => Promise<void>; abandon?: () => void; transaction?: boolean },
     private readonly observer: StatementObserver,
     private readonly settings: PostgresReadSettings,
     private readonly deadline: number,
@@ -111,19 +129,22 @@ class PostgresSession implements ReadSession {
     const untilDeadline = this.deadline - Date.now() + 200;
     let result: pg.QueryResult;
     try {
-      result = await statementSpan(statement, 'postgresql', this.options.target, () =>
-        runNamedOrNot(
-          this.runner,
-          wrapped,
-          {
-            values: params as unknown[],
-            query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, untilDeadline)),
-          },
-          this.options.names,
-          !this.runner.transaction,
+      result = await unlessGone(this.options.gone?.(), () =>
+        statementSpan(statement, 'postgresql', this.options.target, () =>
+          runNamedOrNot(
+            this.runner,
+            wrapped,
+            {
+              values: params as unknown[],
+              query_timeout: Math.max(1, Math.min(this.settings.queryTimeoutMs, untilDeadline)),
+            },
+            this.options.names,
+            !this.runner.transaction,
+          ),
         ),
       );
     } catch (error) {
+      if (this.options.gone?.()?.aborted) this.runner.abandon?.();
       // A pooler refused a name inside the transaction, which its error ended: the operation is made again in
       // another one (as for a move), its statements then unnamed.
       if (this.runner.transaction && this.options.names?.refused(error)) {
@@ -183,7 +204,7 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
     })();
     return client;
   };
-  const run: Runner & { end: () => Promise<void>; transaction?: boolean } = (config) => {
+  const run: Runner & { end: () => Promise<void>; abandon: () => void; transaction?: boolean } = (config) => {
     if (ended) return Promise.reject(new Error('read session used after its end'));
     const next = queue.then(async () => {
       try {
@@ -197,6 +218,15 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
     return next;
   };
   run.transaction = true;
+  // Its database found gone: the connection is closed under the statement still waiting on it, and never reused.
+  run.abandon = () => {
+    if (ended) return;
+    ended = true;
+    void client?.then(
+      (connection) => connection.release(true),
+      () => {},
+    );
+  };
   run.end = async () => {
     if (ended) return;
     ended = true; // no statement joins the queue from now on; the ones in it finish first

@@ -209,6 +209,7 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
       names: namesOf(role),
       target: statementTarget(role, url),
       onLost: () => router.lost(role),
+      gone: () => router.goneSignal(role),
       onVersion: (version) => router.seen(role, version),
     }),
     version: () => watchAnswer(probe),

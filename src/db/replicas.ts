@@ -5,7 +5,8 @@
 // that fails or falls behind is skipped until it is back. Among the serving replicas, requests read from those at
 // the newest listing (src/db/freshness.ts), so a client's next request never reads an older listing than its last
 // while a fresher replica serves. A replica that fails in the middle of a request is skipped at once (the
-// request's reads are made again elsewhere: src/graphql/read-session.ts).
+// request's reads are made again elsewhere: src/graphql/read-session.ts); so is every statement still waiting on
+// it, for behind a pooler a statement sent to a database that went away waits for the pooler to reach it again.
 import { type Freshness, freshest, reportVersion, type WatchAnswer } from './freshness.js';
 import { lagClock } from './lag-clock.js';
 import type { ReadPath } from './sql.js';
@@ -51,6 +52,12 @@ export interface ReadRouter {
   pick(avoid?: ReadonlySet<object>): ReadPath | undefined;
   /** A replica's connection failed a read: skipped until the watch finds it well again. */
   lost(role: string): void;
+  /**
+   * Aborted when the replica is found gone (a read lost its connection, or the watch could not reach it): the
+   * statements waiting on it are given up and none starts there until the watch finds it back. Undefined for the
+   * primary.
+   */
+  goneSignal(role: string): AbortSignal | undefined;
   /** A request's read found this listing version on the database (a replica may be ahead of its last watch). */
   seen(role: string, version: string): void;
   statuses(): DatabaseStatus[];
@@ -67,6 +74,12 @@ interface Watched extends ReadTarget, Freshness {
   /** When a read last found it unavailable: only a watch begun after that may put it back. */
   lostAt: number | undefined;
   serving: boolean;
+  gone: AbortController;
+}
+
+/** Found gone: what waits on it is given up (see ReadRouter.goneSignal). */
+function markGone(replica: Watched): void {
+  if (!replica.gone.signal.aborted) replica.gone.abort();
 }
 
 export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], maxLagMs: number): Promise<ReadRouter> {
@@ -77,6 +90,7 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
     behindSince: undefined,
     lostAt: undefined,
     serving: false,
+    gone: new AbortController(),
     listing: undefined,
     wal: undefined,
     reportedAt: undefined,
@@ -96,6 +110,7 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
         if (replica.lostAt !== undefined && replica.lostAt >= asked) return;
         replica.lostAt = undefined;
         replica.reachable = answer !== undefined;
+        if (!replica.reachable) markGone(replica);
         // A request's read found a newer version on it meanwhile: this answer is older than that news.
         if (answer && (replica.reportedAt === undefined || replica.reportedAt < asked)) {
           replica.listing = answer.version;
@@ -111,6 +126,7 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
         }
         replica.serving =
           replica.reachable && (replica.behindSince === undefined || now - replica.behindSince <= maxLagMs);
+        if (replica.serving && replica.gone.signal.aborted) replica.gone = new AbortController();
       }),
     );
   }
@@ -163,7 +179,9 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
       if (!replica) return;
       replica.serving = false;
       replica.lostAt = Date.now();
+      markGone(replica);
     },
+    goneSignal: (role) => watched.find((r) => r.role === role)?.gone.signal,
     seen(role, version) {
       const replica = watched.find((r) => r.role === role);
       if (replica)

@@ -3,7 +3,9 @@
 // another server connection than the one it was prepared on, turns names off, sends that statement again
 // unnamed, and says so once in its log and in /metrics: every page is still answered. Behind PgBouncer's defaults,
 // which refuse the settings a connection sends at its start (deploy/pgbouncer.ini has it ignore them), it
-// connects again without them, and says so.
+// connects again without them, and says so. A replica behind PgBouncer whose server goes away costs a request no
+// more than the watch's check: PgBouncer holds what is sent to it until it reaches the server again, and the
+// gateway gives those statements up once the replica is found gone, reading them again from the primary.
 // PostgreSQL only (TEST_DATABASE_URL); PgBouncer must be installed (apt-get install pgbouncer; CI installs it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
@@ -12,6 +14,7 @@ import { createPostgresDatabaseUrl, onPostgres } from '../helpers/database.js';
 import { type ServedApp, send, serveApp } from '../helpers/http-server.js';
 import { type Bouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
+import { startTcpProxy } from '../helpers/tcp-proxy.js';
 
 const inCi = process.env.CI === 'true';
 const runs = onPostgres && (pgbouncerInstalled() || inCi);
@@ -137,4 +140,44 @@ describe.runIf(runs)('through PgBouncer in transaction mode', () => {
       expect.stringMatching(/^primary: a statement prepared by name failed .*DATABASE_POOLER=transaction/),
     ]);
   });
+
+  it('a replica behind it whose server goes away: what waits there is read again from the primary', async () => {
+    const target = new URL(database.url);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const replicaBouncer = await startPgBouncer({ host: '127.0.0.1', port: proxy.port }, 2);
+    const db = await openDatabase(
+      {
+        kind: 'postgresql',
+        url: database.url,
+        replicaUrls: [replicaBouncer.url(databaseName())],
+        replicaMaxLagMs: 10_000,
+        pooler: 'transaction',
+      },
+      { writes: false },
+    );
+    const app = await serveApp(db, { rateLimit: { requests: 0, windowMs: 60_000 }, responseCacheBytes: 0 });
+    const v2Page = (seed: number) =>
+      send(app.url, { method: 'GET', path: `/v2/local-package-list/?limit=5&seed=${seed}`, headers: {} });
+    try {
+      for (let seed = 1; seed <= 4; seed++) expect((await v2Page(seed)).status).toBe(200);
+      expect(db.statuses()[1]).toMatchObject({ role: 'replica 1', serving: true });
+      expect(db.statuses()[1]?.routed).toBeGreaterThanOrEqual(4);
+      // PgBouncer keeps the gateway's connections and holds what they send, retrying the server every 15 s.
+      proxy.setMode('reset');
+      const started = Date.now();
+      const answers = await Promise.all([11, 12, 13, 14].map(v2Page));
+      const tookMs = Date.now() - started;
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+      // Found gone at the first lost read, or by the watch within two seconds; unattended, each would wait
+      // DB_QUERY_TIMEOUT (7 s).
+      expect(tookMs).toBeLessThan(4000);
+      expect(db.statuses()[1]).toMatchObject({ serving: false });
+      expect(db.statuses()[0]?.routed).toBeGreaterThanOrEqual(4);
+    } finally {
+      await app.close();
+      await db.close();
+      await replicaBouncer.stop();
+      await proxy.close();
+    }
+  }, 30_000);
 });
