@@ -6,7 +6,7 @@
 //
 // The secrets are made for the run in deploy/secrets/ (a random password) and removed after; a deploy/secrets/ that
 // is already there is used as it is and left alone.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -57,6 +57,25 @@ const leftovers = () => ({
     .filter((n) => n.startsWith(`${PROJECT}_`)),
 });
 
+/** Each container of the project: its state and the end of its log (health checks left out), for a failed start. */
+function projectState(): string {
+  return containers()
+    .map((name) => {
+      const state = podman([
+        'inspect',
+        '--format',
+        '{{.State.Status}}, exit {{.State.ExitCode}}, {{.RestartCount}} restarts',
+        name,
+      ]);
+      const log = execFileSync('sh', ['-c', 'podman logs --tail 200 "$0" 2>&1', name], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line && !line.includes('"/healthz"'))
+        .slice(-15);
+      return [`== ${name}: ${state}`, ...log].join('\n');
+    })
+    .join('\n');
+}
+
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
@@ -87,7 +106,9 @@ beforeAll(async () => {
   }
   const started = Date.now();
   await compose(['up', '-d']);
-  await waitForStatus(`${BASE}/v2/local-package-list/?limit=1`, 200, 600_000);
+  await waitForStatus(`${BASE}/v2/local-package-list/?limit=1`, 200, 600_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${projectState()}`);
+  });
   note(
     `compose up (images built or cached, primary, standby, PgBouncer, Redis, 2 gateways seeding, HAProxy): ` +
       `${Math.round((Date.now() - started) / 1000)} s to the first answer through HAProxy`,
