@@ -18,7 +18,7 @@ function envFile(text: string): Record<string, string> {
   return Object.fromEntries(pairs.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
 }
 
-type Service = { environment?: Record<string, string>; env_file?: string; entrypoint?: string[] };
+type Service = { image?: string; environment?: Record<string, string>; env_file?: string; entrypoint?: string[] };
 const compose = parse(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
 const gatewayServices = Object.keys(compose.services).filter((name) => name.startsWith('gateway-'));
 /** An instance's variables: its environment and the example of its secret env file (secrets/X -> X.example). */
@@ -35,6 +35,7 @@ const container = deployment.spec.template.spec.containers[0];
 const kubernetesSettings = { ...byKind('ConfigMap').data, ...byKind('Secret').stringData };
 
 const haproxy = read('deploy/haproxy.cfg');
+const version = (JSON.parse(read('package.json')) as { version: string }).version;
 const seconds = (ms: number) => ms / 1000;
 
 describe('deploy/ against the code', () => {
@@ -119,5 +120,12 @@ describe('deploy/ against the code', () => {
     expect(byKind('HorizontalPodAutoscaler').spec.minReplicas).toBeGreaterThanOrEqual(GATEWAYS);
     expect(deployment.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
     expect(container.resources.limits.memory).toBeDefined();
+  });
+
+  it("runs one image, named for the package's version, in the compose fleet and the manifest", () => {
+    // Unnamed, compose builds an image per gateway service instead of the one `podman build` made.
+    const image = `package-listing-gateway:${version}`;
+    for (const name of gatewayServices) expect(compose.services[name]?.image).toBe(image);
+    expect(container.image).toBe(image);
   });
 });

@@ -10,8 +10,12 @@ import autocannon from 'autocannon';
 import { BENCH_KEY_ENTRY, fullPageRequest } from '../../bench/scenarios.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-/** The image the Kubernetes manifest names; the global setup builds it from the Dockerfile. */
-export const IMAGE = 'localhost/package-listing-gateway:0.1.0';
+const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+/**
+ * The image the Kubernetes manifest and the compose fleet name (test/deploy.test.ts); the global setup builds it
+ * from the Dockerfile.
+ */
+export const IMAGE = `localhost/package-listing-gateway:${version}`;
 /** Every container and volume a test makes carries it, so a run cleans up after an earlier one that died. */
 export const LABEL = 'package-listing-gateway-test';
 /** The project's own v2 contract checker (`npm run check:v2`), compiled. */
