@@ -188,7 +188,7 @@ export function scaleChart(record: ScaleRecord): string {
     line.labelY = Math.max(line.labelY, above.labelY + 14);
   }
   const labelX = x(sizes[sizes.length - 1]?.packages ?? 1) + 8;
-  for (const { label, points, colour } of lines) {
+  for (const { points, colour } of lines) {
     parts.push(
       `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.map(([px, py]) => `${x(px).toFixed(1)},${y(py).toFixed(1)}`).join(' ')}"/>`,
       ...points.map(([px, py]) => `<circle cx="${x(px).toFixed(1)}" cy="${y(py).toFixed(1)}" r="3" fill="${colour}"/>`),
