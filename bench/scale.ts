@@ -2,8 +2,8 @@
 // and what does not (not part of the suite). For each size: the import into an empty database (time, rate, the
 // read model's build, the database's size), then a server on it: the first request of each path after the start
 // and after a small import, each path under load (req/s, CPU per request of the server and of PostgreSQL), and
-// the server's memory. The sizes are served at once and each path measured on each in turn (bench/scale/serve.ts). Figures go to bench/scale.json; `--docs` writes the table and chart into
-// docs/benchmarks.md from it.
+// the server's memory. The sizes are served at once and each path measured on each in turn (bench/scale/serve.ts).
+// Figures go to bench/scale.json; `--docs` writes the table and chart into docs/benchmarks.md from it.
 //
 //   npm run bench:scale                       10,000, 100,000 and 1,000,000 packages (about an hour)
 //   BENCH_SCALE_SIZES=10000 npm run bench:scale -- --steps=serve    serve again what was imported before

@@ -65,6 +65,8 @@ function unlessGone<T>(gone: AbortSignal | undefined, work: () => Promise<T>): P
 
 /** How a session runs one statement: on the pool, or on its own connection. */
 type Runner = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+/** A transaction session's runner: it ends, and is abandoned when its database is found gone. */
+type SessionRunner = Runner & { end?: () => Promise<void>; abandon?: () => void; transaction?: boolean };
 
 /**
  * Runs `statement`, by name while the pool's names are on; sent again unnamed when a pooler refused the name.
@@ -93,7 +95,7 @@ class PostgresSession implements ReadSession {
   lost = false;
 
   constructor(
-    private readonly runner: Runner & { end?: () => Promise<void>; abandon?: () => void; transaction?: boolean },
+    private readonly runner: SessionRunner,
     private readonly observer: StatementObserver,
     private readonly settings: PostgresReadSettings,
     private readonly deadline: number,
@@ -127,9 +129,10 @@ class PostgresSession implements ReadSession {
     const started = performance.now();
     // Just past the deadline: the client hears TIMEOUT from the deadline first, then the statement is let go.
     const untilDeadline = this.deadline - Date.now() + 200;
+    const gone = this.options.gone?.();
     let result: pg.QueryResult;
     try {
-      result = await unlessGone(this.options.gone?.(), () =>
+      result = await unlessGone(gone, () =>
         statementSpan(statement, 'postgresql', this.options.target, () =>
           runNamedOrNot(
             this.runner,
@@ -144,7 +147,7 @@ class PostgresSession implements ReadSession {
         ),
       );
     } catch (error) {
-      if (this.options.gone?.()?.aborted) this.runner.abandon?.();
+      if (gone?.aborted) this.runner.abandon?.();
       // A pooler refused a name inside the transaction, which its error ended: the operation is made again in
       // another one (as for a move), its statements then unnamed.
       if (this.runner.transaction && this.options.names?.refused(error)) {
@@ -204,7 +207,7 @@ function transactionRunner(pool: pg.Pool, settings: PostgresReadSettings, deadli
     })();
     return client;
   };
-  const run: Runner & { end: () => Promise<void>; abandon: () => void; transaction?: boolean } = (config) => {
+  const run: SessionRunner & Required<Pick<SessionRunner, 'end' | 'abandon'>> = (config) => {
     if (ended) return Promise.reject(new Error('read session used after its end'));
     const next = queue.then(async () => {
       try {
