@@ -48,6 +48,11 @@ export type Config = {
         replicaMaxLagMs?: number;
       }
     | { kind: 'pglite'; dataDir: string };
+  /**
+   * What an import holds at once: a line, a streamed record or a URL's answer, in bytes; and what a server on the
+   * embedded database spools of one source the import tool hands it (src/import/live-server.ts).
+   */
+  imports: { maxLineBytes: number; maxSpoolBytes: number };
   /** Demo packages loaded into an empty database at start: by default 2,000 on the embedded one, none on PostgreSQL. */
   seedPackages: number;
   logLevel: z.infer<typeof environment>['LOG_LEVEL'];
@@ -124,6 +129,9 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** The demo packages the embedded database is given by default: the listing a first start serves, made ready once. */
+export const DEMO_PACKAGES = 2000;
+
 /** The value as it may be shown: a URL's password is never printed. */
 function printable(name: string, value: string | undefined): string {
   if (value === undefined) return 'undefined';
@@ -157,7 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           replicaMaxLagMs: e.REPLICA_MAX_LAG,
         }
       : { kind: 'pglite', dataDir: e.DATA_DIR },
-    seedPackages: e.SEED_PACKAGES ?? (e.DATABASE_URL ? 0 : 2000),
+    imports: { maxLineBytes: e.IMPORT_MAX_LINE_BYTES, maxSpoolBytes: e.IMPORT_MAX_SPOOL_BYTES },
+    seedPackages: e.SEED_PACKAGES ?? (e.DATABASE_URL ? 0 : DEMO_PACKAGES),
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     migrate: e.MIGRATE,
@@ -219,3 +228,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The defaults, for code that runs without an environment (tests, the v2 door's own operation). */
 export const DEFAULT_LIMITS: OperationLimits = loadConfig({}).limits;
+export const DEFAULT_IMPORT_BOUNDS: Config['imports'] = loadConfig({}).imports;

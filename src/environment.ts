@@ -158,6 +158,16 @@ export const environment = z.object({
     .meta({ default: '`2000` embedded, `0` on PostgreSQL' })
     .optional()
     .describe('demo packages loaded when the database is empty; on PostgreSQL only when set'),
+  IMPORT_MAX_LINE_BYTES: wholeNumber(64 * 1024, 1024 ** 3)
+    .prefault('16777216')
+    .describe(
+      '`npm run import` holds at most this many bytes of a source at once: a line of JSON Lines, a record of a file too large to be parsed whole, the answer of a URL. Past it the source fails in one line naming the line, record or URL, before more of it is read; a running server holds what the tool sends it to the same bound (see [Bounds](import.md#bounds))',
+    ),
+  IMPORT_MAX_SPOOL_BYTES: wholeNumber(1024 * 1024, 1024 ** 4)
+    .prefault('2147483648')
+    .describe(
+      'bytes of one source a server on the embedded database takes from `npm run import`: it is spooled in `DATA_DIR` before the import, and refused past this, nothing of it written (see [While a server runs](import.md#while-a-server-runs)). A record takes some 9 kB: 2 GiB holds about 230,000; import a larger source with the server stopped',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -311,7 +321,7 @@ export const environment = z.object({
   PURGE_URLS: httpUrls
     .prefault('')
     .describe(
-      "URLs each POSTed the previous version's surrogate key when a new listing version is seen (Varnish's `/.xkey-purge`, or an adapter to a CDN's purge API)",
+      "URLs each POSTed the surrogate keys of the versions a new listing version superseded, when it is seen (Varnish's `/.xkey-purge`, or an adapter to a CDN's purge API)",
     ),
   SSE_MAX_CONNECTIONS: wholeNumber(0, 100_000)
     .prefault('1000')

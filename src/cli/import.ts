@@ -94,7 +94,7 @@ await runOrExit(
     const signal = interruptSignal();
     const started = performance.now();
     const step = stepLog(config.logLevel === 'debug' || config.logLevel === 'trace');
-    const sources = await openSources(options.sources, options);
+    const sources = await openSources(options.sources, { ...options, maxLineBytes: config.imports.maxLineBytes });
     const all = options.sources.join(' ');
     // A server running on the embedded database holds it: the import is handed to that server.
     const server = options.dryRun ? null : await runningServerSocket(config);

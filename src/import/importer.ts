@@ -171,6 +171,7 @@ export async function importSource(
           await liftStatementTimeout(tx);
           await consume(new SourceWriter(tx, index));
           if (failed) throw new Rollback();
+          options.signal?.throwIfAborted(); // interrupted while the read model was made: still rolled back
           enter('committing');
         },
         { timeout: NO_TIMEOUT, maxWait: 60_000 },

@@ -1,22 +1,31 @@
 // The running server's side of a live import on the embedded database (src/import/live-channel.ts): a Unix socket
-// in the data directory takes one import at a time. The records are spooled to a temporary file first, so the
+// in the data directory takes one import at a time. The records are spooled to a file beside it first, so the
 // import's transaction, which holds PGlite (reads wait for it, then see the new listing whole), lasts as long as
-// the writing, not as long as the tool takes to read and send its source. A tool that leaves before the end takes
-// its import with it (rolled back); a server that stops rolls back the import under way and says so.
+// the writing, not as long as the tool takes to read and send its source. The spool is bounded, each line and the
+// whole, and refused as soon as either bound is passed; it is removed whatever the outcome, and at the next start
+// after a kill. A tool that leaves before the end takes its import with it (rolled back); a server that stops rolls
+// back the import under way and says so; both are seen at once, while the upload comes and while it is read.
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, rm, stat, unlink } from 'node:fs/promises';
+import { chmod, rm, unlink } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { Interrupted } from '../lifecycle.js';
 import { describeFailure } from '../messages.js';
 import { importSource } from './importer.js';
-import { jsonLines } from './lines.js';
-import { type ChannelEvent, IMPORT_PATH, importSocketPath, MAX_SOCKET_PATH } from './live-channel.js';
-import type { Source, SourceItem } from './source.js';
+import { boundedLines, jsonLines, type LineBounds } from './lines.js';
+import {
+  type ChannelEvent,
+  IMPORT_PATH,
+  importSocketPath,
+  importSpoolPath,
+  MAX_SOCKET_PATH,
+  PLACE_BYTES,
+} from './live-channel.js';
+import { type Source, SourceError, type SourceItem } from './source.js';
 
 export interface ImportChannel {
   /** Where the tool reaches it; null when the data directory's path is too long for a socket. */
@@ -25,13 +34,16 @@ export interface ImportChannel {
   close(): Promise<void>;
 }
 
+const STOPPING = 'the server is stopping: rolled back, nothing of this import was written';
+const TOOL_LEFT = 'the import tool left: rolled back';
+
 /** The spooled records as a source: the items as the tool read them, with how far the import has read. */
-function spooledSource(label: string, file: string, bytes: number): Source {
+function spooledSource(label: string, file: string, bytes: number, lines: LineBounds): Source {
   let done = 0;
   return {
     label,
     async *records(): AsyncGenerator<SourceItem> {
-      for await (const line of jsonLines(createReadStream(file))) {
+      for await (const line of jsonLines(createReadStream(file), lines)) {
         done += Buffer.byteLength(line) + 1;
         if (line !== '') yield JSON.parse(line) as SourceItem;
       }
@@ -40,11 +52,51 @@ function spooledSource(label: string, file: string, bytes: number): Source {
   };
 }
 
+/**
+ * Writes the upload to `file` (mode 0600: records hold private fields), checking each line and the whole as they
+ * come; stops as soon as `signal` aborts. Resolves with its size.
+ */
+async function spoolUpload(
+  request: IncomingMessage,
+  file: string,
+  bounds: { lines: LineBounds & { maxLineBytes: number }; maxSpoolBytes: number },
+  signal: AbortSignal,
+): Promise<number> {
+  let size = 0;
+  const whole = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size <= bounds.maxSpoolBytes) return done(null, chunk);
+      done(
+        new SourceError(
+          `the upload is larger than ${bounds.maxSpoolBytes.toLocaleString('en')} bytes (IMPORT_MAX_SPOOL_BYTES), refused: import it with the server stopped, or raise the bound`,
+        ),
+      );
+    },
+  });
+  const lines = boundedLines(bounds.lines);
+  // Piped rather than in the pipeline, which would destroy the request on a refusal: its answer is still to come.
+  const failed = (error: Error) => lines.destroy(error);
+  request.once('error', failed);
+  request.pipe(lines);
+  try {
+    await pipeline(lines, whole, createWriteStream(file, { mode: 0o600 }), { signal });
+  } finally {
+    request.off('error', failed);
+    request.unpipe(lines);
+  }
+  return size;
+}
+
 export async function openImportChannel(options: {
   dataDir: string;
   db: Database;
   logger: Pick<Logger, 'info' | 'warn'>;
+  bounds: Config['imports'];
 }): Promise<ImportChannel> {
+  const spool = importSpoolPath(options.dataDir);
+  // This server holds the data directory's lock: a spool left here is a killed server's, and was never imported.
+  await rm(spool, { force: true });
   const path = importSocketPath(options.dataDir);
   if (path.length > MAX_SOCKET_PATH) {
     options.logger.warn(
@@ -52,6 +104,14 @@ export async function openImportChannel(options: {
     );
     return { path: null, close: async () => {} };
   }
+  const bounds = {
+    lines: {
+      maxLineBytes: options.bounds.maxLineBytes + PLACE_BYTES,
+      namedMaxBytes: options.bounds.maxLineBytes,
+      where: 'the upload',
+    },
+    maxSpoolBytes: options.bounds.maxSpoolBytes,
+  };
   let running: AbortController | null = null;
   /** The import under way, to its end (rolled back or answered). */
   let under: Promise<void> = Promise.resolve();
@@ -76,7 +136,6 @@ export async function openImportChannel(options: {
       ended = resolve;
     });
     const label = url.searchParams.get('label') ?? 'import';
-    const spool = await mkdtemp(join(tmpdir(), 'gateway-import-'));
     const send = (event: ChannelEvent) => {
       if (!response.destroyed) response.write(`${JSON.stringify(event)}\n`);
     };
@@ -84,15 +143,17 @@ export async function openImportChannel(options: {
     response.on('close', () => {
       if (!response.writableFinished) aborted.abort(new Interrupted('parent exited'));
     });
+    /** The answer's last line: the report, or why there is none. */
+    let last: ChannelEvent | undefined;
     try {
-      const file = join(spool, 'records.jsonl');
-      await pipeline(request, createWriteStream(file));
+      const size = await spoolUpload(request, spool, bounds, aborted.signal);
       response.writeHead(200, { 'content-type': 'application/x-ndjson' });
       options.logger.info(`import of ${label}: taken from the import tool`);
       // The server reads only until an import comes (the writing client costs some 15 MB): from now on it writes.
       await options.db.enableWrites();
       let told = 0;
-      const report = await importSource(options.db, spooledSource(label, file, (await stat(file)).size), {
+      const source = spooledSource(label, spool, size, { ...bounds.lines, signal: aborted.signal });
+      const report = await importSource(options.db, source, {
         signal: aborted.signal,
         onPhase: (phase) => send({ phase }),
         onProgress: (progress) => {
@@ -102,21 +163,30 @@ export async function openImportChannel(options: {
         },
       });
       options.logger.info(`import of ${label}: ${report.status} in ${report.seconds.toFixed(1)} s`);
-      send({ report });
+      last = { report };
     } catch (error) {
-      const why =
-        error instanceof Interrupted
-          ? closing
-            ? 'the server is stopping: rolled back, nothing of this import was written'
-            : 'the import tool left: rolled back'
+      // Whatever the reading or the database said last, an abort is why it stopped.
+      const interrupted = error instanceof Interrupted || aborted.signal.aborted;
+      const why = interrupted
+        ? closing
+          ? STOPPING
+          : TOOL_LEFT
+        : error instanceof SourceError
+          ? error.message
           : describeFailure(error);
       options.logger.warn(`import of ${label}: ${why}`);
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/x-ndjson' });
-      send({ error: why });
+      if (!response.headersSent) {
+        response.writeHead(error instanceof SourceError ? 413 : 500, { 'content-type': 'application/x-ndjson' });
+      }
+      last = { error: why };
     } finally {
+      // The spool goes and the channel is free before the tool hears the end: it sends its next source at once.
+      await rm(spool, { force: true });
       running = null;
+      if (last) send(last);
+      // A refused upload may still be coming: its connection goes once the answer is out.
+      if (!request.complete) response.once('finish', () => request.socket.destroy());
       response.end();
-      await rm(spool, { recursive: true, force: true });
       ended();
     }
   }

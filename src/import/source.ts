@@ -1,5 +1,6 @@
 // What every import source is: a label, its records one at a time, and how far reading has come; the error
 // that names a source's problem in one line; the v2 page envelope that pages of the legacy service arrive in.
+import { DEFAULT_IMPORT_BOUNDS } from '../config.js';
 import { isObject } from '../v2/scalars.js';
 
 export class SourceError extends Error {}
@@ -35,9 +36,19 @@ export interface SourceOptions {
   timeoutMs?: number;
   /** Files up to this size are parsed whole; larger ones are streamed. */
   wholeFileLimit?: number;
+  /** Bytes of a source held at once at most: a line, a streamed record, a URL's answer (IMPORT_MAX_LINE_BYTES). */
+  maxLineBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** How a line, record or answer past IMPORT_MAX_LINE_BYTES is refused, after what names it. */
+export const longerThan = (maxBytes: number) =>
+  `longer than ${maxBytes.toLocaleString('en')} bytes (IMPORT_MAX_LINE_BYTES), refused`;
+
+/** The bound on what a source holds at once, as given or IMPORT_MAX_LINE_BYTES's default. */
+export const maxLineBytesOf = (options: SourceOptions) => options.maxLineBytes ?? DEFAULT_IMPORT_BOUNDS.maxLineBytes;
+
 export const ENVELOPE_KEYS = ['count', 'next', 'previous', 'results'];
 
 export const isUrl = (spec: string) => /^https?:\/\//i.test(spec);

@@ -20,6 +20,8 @@ import {
   checkEnvelope,
   ENVELOPE_KEYS,
   isUrl,
+  longerThan,
+  maxLineBytesOf,
   type Source,
   SourceError,
   type SourceItem,
@@ -157,12 +159,12 @@ class ByteCount {
   }
 }
 
-async function* lineItems(path: string, bytes: ByteCount): AsyncGenerator<SourceItem> {
+async function* lineItems(path: string, bytes: ByteCount, maxLineBytes: number): AsyncGenerator<SourceItem> {
   const input = createReadStream(path);
   let number = 0;
   try {
     let taken = 0;
-    for await (const raw of jsonLines(input)) {
+    for await (const raw of jsonLines(input, { maxLineBytes, where: path })) {
       number++;
       taken += Buffer.byteLength(raw) + 1;
       const line = number === 1 ? raw.replace(/^\uFEFF/, '') : raw;
@@ -185,20 +187,31 @@ type Token = { name: string; value?: unknown };
 
 /**
  * Picks the records out of a token stream: the elements of the top-level array, or of the page's `results`.
- * Each record is assembled on its own, so only one is in memory at a time.
+ * Each record is assembled on its own, so only one is in memory at a time, and bounded: `take` sees the bytes
+ * before the parser does, and refuses once more than `maxBytes` came since the last record (the parser holds a
+ * value until its end, so the tokens alone would come too late).
  */
-function recordPicker(format: 'page' | 'array', where: string) {
+function recordPicker(format: 'page' | 'array', where: string, maxBytes: number) {
+  let taken = 0;
+  let mark = 0;
   let depth = 0;
   let resultsNext = false;
   let inResults = false;
   let sawResults = false;
   let index = 0;
   let assembler: Assembler | null = null;
-  const emit = (value: unknown) => ({
-    value,
-    where,
-    path: format === 'array' ? `[${index++}]` : `results[${index++}]`,
-  });
+  const pathOf = (i: number) => (format === 'array' ? `[${i}]` : `results[${i}]`);
+  const emit = (value: unknown) => {
+    mark = taken;
+    return { value, where, path: pathOf(index++) };
+  };
+  const take = (chunk: Buffer) => {
+    taken += chunk.length;
+    if (taken - mark > maxBytes) {
+      throw new SourceError(`${where}: the record at ${pathOf(index)} is ${longerThan(maxBytes)}`);
+    }
+    return chunk;
+  };
   const pick = (token: Token) => {
     if (assembler) {
       assembler.consume(token as never);
@@ -245,13 +258,20 @@ function recordPicker(format: 'page' | 'array', where: string) {
     }
     return none;
   };
-  return { pick, finish: () => sawResults || format === 'array' };
+  return { take, pick, finish: () => sawResults || format === 'array' };
 }
 
-async function* streamedItems(path: string, format: 'page' | 'array', bytes: ByteCount): AsyncGenerator<SourceItem> {
+async function* streamedItems(
+  path: string,
+  format: 'page' | 'array',
+  bytes: ByteCount,
+  maxBytes: number,
+): AsyncGenerator<SourceItem> {
   const input = bytes.streaming(createReadStream(path));
-  const picker = recordPicker(format, path);
-  const pipeline = chain([input, parser({ streamValues: false }), picker.pick]);
+  const picker = recordPicker(format, path, maxBytes);
+  // The parser decodes the file's bytes itself, though its types speak of text only.
+  const take = picker.take as unknown as (chunk: string) => string;
+  const pipeline = chain([input, take, parser({ streamValues: false }), picker.pick]);
   try {
     for await (const item of pipeline) yield item as SourceItem;
   } catch (error) {
@@ -271,10 +291,11 @@ async function* fileItems(
   bytes: ByteCount,
 ): AsyncGenerator<SourceItem> {
   const format = await detectFormat(path);
-  if (format === 'lines') yield* lineItems(path, bytes);
-  else if (size <= (options.wholeFileLimit ?? DEFAULT_WHOLE_FILE_LIMIT))
+  const maxLineBytes = maxLineBytesOf(options);
+  if (format === 'lines') yield* lineItems(path, bytes, maxLineBytes);
+  else if (size <= Math.min(options.wholeFileLimit ?? DEFAULT_WHOLE_FILE_LIMIT, maxLineBytes))
     yield* wholeFileItems(path, format, size, bytes);
-  else yield* streamedItems(path, format, bytes);
+  else yield* streamedItems(path, format, bytes, maxLineBytes);
   bytes.finish(size);
 }
 

@@ -2,7 +2,16 @@
 // (with `follow`, along the pages' `next` links, at most `limitPages` pages). Each page must be a v2 envelope.
 import { firstLine } from '../messages.js';
 import { LISTING_PATH as LIST_PATH } from '../v2/path.js';
-import { checkEnvelope, DEFAULT_TIMEOUT_MS, isUrl, type Source, SourceError, type SourceOptions } from './source.js';
+import {
+  checkEnvelope,
+  DEFAULT_TIMEOUT_MS,
+  isUrl,
+  longerThan,
+  maxLineBytesOf,
+  type Source,
+  SourceError,
+  type SourceOptions,
+} from './source.js';
 
 /** The list's address: a base address gets the list path appended; the list's own address is kept. */
 export function listUrl(spec: string): string {
@@ -12,7 +21,28 @@ export function listUrl(spec: string): string {
   return url.toString();
 }
 
-async function fetchPage(url: string, timeoutMs: number): Promise<Record<string, unknown>> {
+/** The answer's text, refused once it is longer than `maxBytes`: a page is held whole to be parsed. */
+async function boundedText(response: Response, url: string, maxBytes: number): Promise<string> {
+  const tooLong = () => new SourceError(`${url}: the answer is ${longerThan(maxBytes)}`);
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel().catch(() => {});
+    throw tooLong();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body?.getReader();
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+    size += read.value.length;
+    if (size > maxBytes) {
+      await reader?.cancel().catch(() => {});
+      throw tooLong();
+    }
+    chunks.push(read.value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks)); // as response.text() decodes: a BOM is dropped
+}
+
+async function fetchPage(url: string, timeoutMs: number, maxBytes: number): Promise<Record<string, unknown>> {
   const seconds = `${timeoutMs / 1000} s`;
   const failure = (error: unknown) => {
     const e = error as Error & { cause?: NodeJS.ErrnoException };
@@ -25,14 +55,19 @@ async function fetchPage(url: string, timeoutMs: number): Promise<Record<string,
   let body: string;
   try {
     response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
-    body = await response.text();
   } catch (error) {
     throw failure(error);
   }
   if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
     throw new SourceError(
       `${url}: answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`,
     );
+  }
+  try {
+    body = await boundedText(response, url, maxBytes);
+  } catch (error) {
+    throw error instanceof SourceError ? error : failure(error);
   }
   let value: unknown;
   try {
@@ -66,7 +101,7 @@ export function urlSource(spec: string, options: SourceOptions): Source {
         if (visited.has(next)) throw new SourceError(`${next}: the next links lead back to a page already read`);
         visited.add(next);
         const url: string = next;
-        const page = await fetchPage(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+        const page = await fetchPage(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxLineBytesOf(options));
         pages++;
         if (typeof page.count === 'number') total = page.count;
         const results = page.results as unknown[];

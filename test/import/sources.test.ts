@@ -1,10 +1,12 @@
 // Reading sources: pages, arrays and JSON Lines from files and directories (parsed whole or streamed, with the same
-// result), legacy URLs followed by their next links, and a one-line SourceError for everything that goes wrong.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// result), legacy URLs followed by their next links, and a one-line SourceError for everything that goes wrong,
+// a line, a streamed record or an answer past IMPORT_MAX_LINE_BYTES included.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generatePackages } from '../../src/demo/generate.js';
 import { SourceError, type SourceItem, type SourceOptions } from '../../src/import/source.js';
 import { listUrl, openSources } from '../../src/import/sources.js';
 import { renderJson } from '../../src/rest/render.js';
@@ -213,4 +215,59 @@ describe('URL sources', () => {
     );
     expect(await failure(`${base}/loop`, { follow: true })).toMatch(/the next links lead back to a page already read$/);
   });
+});
+
+describe('what a source holds at once (IMPORT_MAX_LINE_BYTES)', () => {
+  const max = 64 * 1024;
+  const demo = [...generatePackages({ count: 3 })]; // some 9 kB each
+  const padded = (record: object, bytes: number) => ({ ...record, padding: 'x'.repeat(bytes) });
+
+  it('refuses a JSON Lines line past the bound, naming it, and reads one at the bound', async () => {
+    const bare = JSON.stringify(padded(demo[1] as object, 0));
+    const exact = JSON.stringify(padded(demo[1] as object, max - Buffer.byteLength(bare)));
+    expect(Buffer.byteLength(exact)).toBe(max);
+    const over = JSON.stringify(padded(demo[2] as object, max));
+    const path = file('long.jsonl', `${JSON.stringify(demo[0])}\n${exact}\n${over}\n`);
+    expect(await failure(path, { maxLineBytes: max })).toBe(
+      `${path} line 3: longer than 65,536 bytes (IMPORT_MAX_LINE_BYTES), refused`,
+    );
+    expect((await read(file('fits.jsonl', `${exact}\n`), { maxLineBytes: max })).length).toBe(1);
+  });
+
+  it('streams a file larger than the bound, and refuses a record of it past the bound, naming it', async () => {
+    const many = file('many.json', JSON.stringify([...Array(40)].flatMap(() => demo)));
+    expect(Buffer.byteLength(readFileSync(many))).toBeGreaterThan(8 * max);
+    expect((await read(many, { maxLineBytes: max })).length).toBe(40 * demo.length);
+    const big = file('big.json', pageJson([demo[0], padded(demo[1] as object, 4 * max), demo[2]]));
+    expect(await failure(big, { maxLineBytes: max })).toBe(
+      `${big}: the record at results[1] is longer than 65,536 bytes (IMPORT_MAX_LINE_BYTES), refused`,
+    );
+  });
+  it('refuses a URL whose answer is past the bound, having taken little more of it', async () => {
+    let written = 0;
+    const endless = createServer((_request, response) => {
+      response.setHeader('content-type', 'application/json');
+      const block = Buffer.alloc(64 * 1024, ' ');
+      response.write('{"count": 1, "next": null, "previous": null, "results": [');
+      const more = () => {
+        while (written < 64 * 1024 * 1024 && !response.destroyed) {
+          written += block.length;
+          if (!response.write(block)) return void response.once('drain', more);
+        }
+        response.end(']}');
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}`;
+    try {
+      expect(await failure(url, { maxLineBytes: 1024 * 1024, timeoutMs: 10_000 })).toBe(
+        `${url}/v2/local-package-list/: the answer is longer than 1,048,576 bytes (IMPORT_MAX_LINE_BYTES), refused`,
+      );
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    } finally {
+      endless.closeAllConnections();
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  }, 30_000);
 });

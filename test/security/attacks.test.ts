@@ -184,7 +184,9 @@ describe('request size and memory', () => {
       const answers = await whileServing(() => Promise.all([1, 2, 3, 4].map(() => sendLargeBody(24 * 1024 * 1024))));
       for (const answer of answers) {
         expect(answer.status).toBe(413);
-        expect(answer.ms).toBeLessThan(1000);
+        // Within a bound a loaded 2-core machine keeps (four at once measured 0.1-1.2 s); the memory check below is
+        // what tells a refusal from a read body.
+        expect(answer.ms).toBeLessThan(3000);
       }
       for (let i = 0; i < 20; i++) {
         const tokens = `{ a${number}_${i} ${'a '.repeat(20_000)}}`;
@@ -201,12 +203,12 @@ describe('request size and memory', () => {
     };
     // The runtime keeps what it has dropped until its collector runs (Node 24 holds the dropped chunks of a
     // body as external memory for a while), so memory is judged by its trend: after three rounds the process
-    // has its working size, and three more (288 MB of bodies) add less than one round's 96 MB, where keeping
-    // what was refused would add all of it.
+    // has its working size, and three more (288 MB of bodies) add less than half of that, where keeping what was
+    // refused would add all of it. (The collector's timing alone has moved it by up to 97 MB on a loaded CI.)
     for (let number = 0; number < 3; number++) await round(number);
     const settled = rssMb(server.pid);
     for (let number = 3; number < 6; number++) await round(number);
-    expect(rssMb(server.pid) - settled).toBeLessThan(96);
+    expect(rssMb(server.pid) - settled).toBeLessThan(144);
   });
 
   it("a refused body closes its connection: a keep-alive client's next request is answered, never reset", async () => {
