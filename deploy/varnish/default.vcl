@@ -2,9 +2,10 @@
 # it may (Surrogate-Control, sent with the anonymous answers the gateway keeps itself), until its listing version
 # is purged (CDN_MAX_AGE is the bound when a purge is lost); it files the answer under its Surrogate-Key with the
 # xkey module (Debian: varnish-modules), and takes the gateways' purges, POSTs to /.xkey-purge naming the keys in
-# an `xkey-purge` header (PURGE_URLS, src/cache/purge.ts). Every other answer (errors, refusals, answers for an
-# API key, pages drawn at random, streams) goes through and is never kept. Answers vary by what their Vary names
-# (Accept, Accept-Encoding, Authorization), and Varnish keeps one variant per value.
+# an `xkey-purge` header, separated by spaces (PURGE_URLS, src/cache/purge.ts; xkey.purge drops the objects filed
+# under any of them). Every other answer (errors, refusals, answers for an API key, pages drawn at random,
+# streams) goes through and is never kept. Answers vary by what their Vary names (Accept, Accept-Encoding,
+# Authorization), and Varnish keeps one variant per value.
 # Run: varnishd -f /etc/varnish/default.vcl -a :6081 -s malloc,256m; set the backends to your instances.
 vcl 4.1;
 

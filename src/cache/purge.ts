@@ -1,23 +1,38 @@
 // Purge on change: when this instance's version watch (src/listing/version-watch.ts) first sees a new listing
-// version, the previous version's surrogate key (src/cache/surrogate-keys.ts) is purged through each PURGE_URLS
-// entry: a POST with the key in an `xkey-purge` header (what deploy/varnish/default.vcl reads) and as JSON
-// (`{"keys":["listing-<version>"]}`, for a small adapter to a CDN's purge API). Each URL is tried up to
-// ATTEMPTS times with a growing pause; a purge that still fails is one warning line and a count in /metrics. No
-// request waits for a purge: a failing purger costs none, and a lost purge is bounded by CDN_MAX_AGE.
+// version, the surrogate keys (src/cache/surrogate-keys.ts) of every version it superseded are purged through each
+// PURGE_URLS entry: a POST naming the keys in an `xkey-purge` header, separated by spaces (what
+// deploy/varnish/default.vcl reads), and as JSON (`{"keys":["listing-<version>",...]}`, for a small adapter to a
+// CDN's purge API), at most MAX_KEYS_PER_PURGE keys a POST. Each URL is tried up to ATTEMPTS times with a growing
+// pause; a purge that still fails is one warning line and a count in /metrics. No request waits for a purge: a
+// failing purger costs none, and a lost purge is bounded by CDN_MAX_AGE.
 //
-// The same key is purged a second time once every answer made from the old version has left (`repurgeAfterMs`:
-// REQUEST_TIMEOUT, which bounds a request, plus a margin for its way to the CDN). An answer that read the old
-// version just before the import committed, and reached the CDN just after the first purge, would otherwise be
-// kept under the old key until CDN_MAX_AGE. Every instance schedules the second purge, so it is sent even when
-// the one that sent the first has stopped; an instance that stops sends its pending ones at once (its own
-// requests have all been answered by then).
+// Which versions: the watch reports the version it last saw and the one it sees now, but two imports inside one
+// watch interval commit a version it never saw, and answers made from that one were kept too (by this instance,
+// or by another, served from Redis or a replica). Versions are random, so the superseded ones are read from the
+// database's record of commits (listing_version_history, src/listing/version-history.ts): every version from the
+// one last seen up to the new one. The record is the same for every instance, so what one purges is what any
+// other would; a replica only ever serves a version the record holds; and it outlives a restart, so an instance
+// that starts purges the versions superseded within CDN_MAX_AGE before it (an import run while no instance was
+// up, or one whose purge an instance that crashed still owed). Keeping the versions this instance tagged answers
+// with instead would miss those: they were tagged by a process that is gone.
 //
-// With REDIS_URL, one instance sends each purge: the first to claim it (SET NX, kept a day); the others see the
-// claim and skip. Without Redis each instance purges (a purge is idempotent; the CDN gets one per instance).
+// The same keys are purged a second time once every answer made from the old versions has left (`repurgeAfterMs`:
+// REQUEST_TIMEOUT, which bounds a request, plus a margin for its way to the CDN, plus how long a replica behind
+// may still serve an old version after the commit, src/db/replicas.ts). An answer that read an old version just
+// before the import committed, and reached the CDN just after the first purge, would otherwise be kept under the
+// old key until CDN_MAX_AGE. Every instance schedules the second purge, so it is sent even when the one that sent
+// the first has stopped; an instance that stops sends its pending ones at once (its own requests have all been
+// answered by then).
+//
+// With REDIS_URL, one instance sends each version's purge: the first to claim it (SET NX per version, kept a
+// day); the others see the claim and leave that version out. Without Redis each instance purges (a purge is
+// idempotent; the CDN gets one per instance).
 
 import type { Logger } from 'pino';
 import { Counter, type Registry } from 'prom-client';
+import type { ReadPath } from '../db/sql.js';
 import type { SharedRedis } from '../http/redis.js';
+import { supersededVersions } from '../listing/version-history.js';
 import type { ListingChange, VersionWatch } from '../listing/version-watch.js';
 import { versionKey } from './surrogate-keys.js';
 
@@ -30,10 +45,19 @@ const ATTEMPT_TIMEOUT_MS = 2_000;
 export const REPURGE_MARGIN_MS = 2_000;
 /** How long a claim on a version's purge is kept in Redis. */
 const CLAIM_SECONDS = 86_400;
+/**
+ * Keys named by one POST: under any CDN's bound for one purge call (Cloudflare takes 30 tags, Fastly 256 keys),
+ * and well under Varnish's 8 kB header line (a key is 27 bytes at most).
+ */
+export const MAX_KEYS_PER_PURGE = 30;
 
 export interface PurgerOptions {
   urls: readonly string[];
   watch: Pick<VersionWatch, 'subscribe'>;
+  /** The primary's read path: the record of commits says which versions a new one superseded. */
+  read: Pick<ReadPath, 'single'>;
+  /** CDN_MAX_AGE: at start, versions superseded longer ago than this are gone from the CDN already. */
+  cdnMaxAgeSeconds: number;
   redis: SharedRedis | undefined;
   registry: Registry;
   logger: Pick<Logger, 'warn' | 'info'>;
@@ -53,21 +77,21 @@ export interface Purger {
 export function startPurger(options: PurgerOptions): Purger {
   const sent = new Counter({
     name: 'cdn_purges_total',
-    help: 'Purges of a listing version sent to a PURGE_URLS entry, by outcome (ok, failed after every attempt).',
+    help: `Purge requests (each naming up to ${MAX_KEYS_PER_PURGE} superseded listing versions) sent to a PURGE_URLS entry, by outcome (ok, failed after every attempt).`,
     labelNames: ['outcome'],
     registers: [options.registry],
   });
   const firstPause = options.firstPauseMs ?? FIRST_PAUSE_MS;
   const under = new Set<Promise<void>>();
 
-  async function post(url: string, key: string, attempts: number): Promise<void> {
+  async function post(url: string, keys: string[], attempts: number): Promise<void> {
     let failure = '';
     for (let attempt = 1; attempt <= attempts; attempt++) {
       try {
         const response = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'xkey-purge': key },
-          body: JSON.stringify({ keys: [key] }),
+          headers: { 'content-type': 'application/json', 'xkey-purge': keys.join(' ') },
+          body: JSON.stringify({ keys }),
           signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
         });
         await response.arrayBuffer();
@@ -85,45 +109,78 @@ export function startPurger(options: PurgerOptions): Purger {
     // The URL without its query or credentials: a purge API's token may be in either.
     const { origin, pathname } = new URL(url);
     options.logger.warn(
-      `CDN purge of ${key} failed ${attempts} time${attempts === 1 ? '' : 's'} at ${origin}${pathname} (${failure}); the CDN keeps that version's pages until CDN_MAX_AGE`,
+      `CDN purge of ${keys.join(' ')} failed ${attempts} time${attempts === 1 ? '' : 's'} at ${origin}${pathname} (${failure}); the CDN keeps those versions' pages until CDN_MAX_AGE`,
     );
   }
 
-  /** Whether this instance is the one to send the purge named (always, without Redis or when it does not answer). */
-  async function claim(name: string): Promise<boolean> {
-    if (!options.redis) return true;
-    const answer = await options.redis.run((client) => client.set(name, '1', 'EX', CLAIM_SECONDS, 'NX'));
-    return answer !== null; // 'OK': claimed; null: another instance did; undefined: Redis away, purge anyway
+  /**
+   * The versions this instance is the one to purge (`again`: the second time): all of them without Redis or
+   * when it does not answer; else those no other instance claimed first.
+   */
+  async function claimed(versions: string[], again: boolean): Promise<string[]> {
+    if (!options.redis || versions.length === 0) return versions;
+    const names = versions.map((version) => `purge:${version}${again ? ':again' : ''}`);
+    const answers = await options.redis.run((client) => {
+      const batch = client.pipeline();
+      for (const name of names) batch.set(name, '1', 'EX', CLAIM_SECONDS, 'NX');
+      return batch.exec();
+    });
+    if (!answers) return versions; // Redis away: purge anyway
+    // 'OK': claimed; null: another instance did; an error: purge anyway.
+    return versions.filter((_, i) => answers[i]?.[0] || answers[i]?.[1] !== null);
   }
 
   const track = (running: Promise<void>) => {
     const tracked = running.finally(() => under.delete(tracked));
     under.add(tracked);
   };
-  const send = (key: string, attempts = ATTEMPTS) => Promise.all(options.urls.map((url) => post(url, key, attempts)));
-  /** The second purges scheduled, by key. */
-  const again = new Map<string, NodeJS.Timeout>();
+  /** Every URL is POSTed the versions' keys, MAX_KEYS_PER_PURGE at a time. */
+  async function send(versions: string[], attempts = ATTEMPTS): Promise<void> {
+    const keys = versions.map(versionKey);
+    for (let start = 0; start < keys.length; start += MAX_KEYS_PER_PURGE) {
+      const some = keys.slice(start, start + MAX_KEYS_PER_PURGE);
+      await Promise.all(options.urls.map((url) => post(url, some, attempts)));
+    }
+  }
+  /** The second purges scheduled, each with the versions it names. */
+  const again = new Map<NodeJS.Timeout, Promise<string[]>>();
 
-  function purge(change: ListingChange): void {
-    const key = versionKey(change.previous);
+  /** Purges what `version` superseded since `previous` (both absent at start: what the current one did). */
+  function purge(previous?: string, version?: string): void {
+    const versions = supersededVersions(options.read, {
+      previous,
+      version,
+      withinSeconds: options.cdnMaxAgeSeconds,
+    }).catch((error) => {
+      options.logger.warn(
+        { err: error },
+        `CDN purge: the listing versions before ${version ?? 'the current one'} could not be read; purging ${previous ?? 'none'} alone`,
+      );
+      return previous === undefined ? [] : [previous];
+    });
     track(
       (async () => {
-        if (await claim(`purge:${change.previous}`)) await send(key);
+        await send(await claimed(await versions, false));
       })(),
     );
     const timer = setTimeout(() => {
-      again.delete(key);
+      again.delete(timer);
       track(
         (async () => {
-          if (await claim(`purge:${change.previous}:again`)) await send(key);
+          await send(await claimed(await versions, true));
         })(),
       );
     }, options.repurgeAfterMs);
     timer.unref();
-    again.set(key, timer);
+    again.set(timer, versions);
   }
 
-  const unsubscribe = options.urls.length === 0 ? () => {} : options.watch.subscribe(purge);
+  let unsubscribe = () => {};
+  if (options.urls.length > 0) {
+    unsubscribe = options.watch.subscribe((change: ListingChange) => purge(change.previous, change.version));
+    // What was superseded while this instance was not watching (none of the instances, perhaps).
+    purge();
+  }
 
   return {
     settled: async () => {
@@ -133,8 +190,9 @@ export function startPurger(options: PurgerOptions): Purger {
       unsubscribe();
       const waiting = [...again.entries()];
       again.clear();
-      for (const [, timer] of waiting) clearTimeout(timer);
-      await Promise.all(waiting.map(([key]) => send(key, 1)));
+      for (const [timer] of waiting) clearTimeout(timer);
+      const versions = new Set((await Promise.all(waiting.map(([, named]) => named))).flat());
+      await send([...versions], 1);
     },
   };
 }

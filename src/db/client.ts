@@ -37,7 +37,7 @@ export interface Database {
   /** The primary's read path (the start, jobs, tests); requests read through `reads`. */
   read: ReadPath;
   /** Where each request reads: a replica while one is serving, else the primary (src/db/replicas.ts). */
-  reads: Pick<ReadRouter, 'forRequest' | 'pick'>;
+  reads: Pick<ReadRouter, 'forRequest' | 'pick' | 'staleMs'>;
   /** Each database by role (primary, replica N) when there are replicas; none otherwise. */
   statuses(): DatabaseStatus[];
   /** Why the database cannot serve now, in one line, or null when it can; answers within `timeoutMs`. */
@@ -102,6 +102,7 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
       router: {
         forRequest: () => read,
         pick: (avoid?: ReadonlySet<object>) => (avoid?.has(read) ? undefined : read),
+        staleMs: 0,
         statuses: () => [],
       },
       health: async (timeoutMs: number) =>

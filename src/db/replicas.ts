@@ -50,6 +50,12 @@ export interface ReadRouter {
    * failed it); undefined when every database is in it.
    */
   pick(avoid?: ReadonlySet<object>): ReadPath | undefined;
+  /**
+   * How long after the primary commits a listing version a request may still read the one before it (0 without
+   * replicas): a replica behind serves until the watch finds it behind for longer than REPLICA_MAX_LAG, counted
+   * from when a watch saw the primary move on.
+   */
+  readonly staleMs: number;
   /** A replica's connection failed a read: skipped until the watch finds it well again. */
   lost(role: string): void;
   /**
@@ -166,6 +172,11 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
 
   return {
     forRequest(request) {
+      // Without replicas every request reads from the primary: nothing to remember.
+      if (watched.length === 0) {
+        primaryRouted += 1;
+        return primary.read;
+      }
       let read = picked.get(request);
       if (!read) {
         read = pick() as ReadPath; // nothing avoided: the primary at least
@@ -174,6 +185,8 @@ export async function routeReads(primary: ReadTarget, replicas: ReadTarget[], ma
       return read;
     },
     pick,
+    // One watch to see the primary move on, the lag, and one more watch to find the replica past it.
+    staleMs: watched.length > 0 ? maxLagMs + 2 * WATCH_MS : 0,
     lost(role) {
       const replica = watched.find((r) => r.role === role);
       if (!replica) return;

@@ -1,7 +1,8 @@
 // The replica router on databases of our own making (their versions, WAL positions and failures set by the test,
 // the clock faked): reads go to the replicas at the newest listing (versions are random: the newest is the one
 // furthest along the WAL, or one a request found ahead), a request's re-runs never return to a database that
-// failed it, and the lag clock keeps running while the primary cannot be asked.
+// failed it, the lag clock keeps running while the primary cannot be asked, and a replica behind serves the old
+// version no longer than the router says (the CDN's second purge waits that long).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ReadRouter, type ReadTarget, routeReads } from '../../src/db/replicas.js';
 import type { ReadPath } from '../../src/db/sql.js';
@@ -96,6 +97,22 @@ describe('the lag clock', () => {
     replica.at = '7';
     await vi.advanceTimersByTimeAsync(1000);
     expect(status()).toMatchObject({ serving: true, lagSeconds: 0 });
+  });
+
+  it('lets a replica behind serve the version before the primary’s for at most staleMs after the commit', async () => {
+    const primary = fake('primary', '1');
+    const replica = fake('replica 1', '1');
+    router = await routeReads(primary, [replica], 3000);
+    await vi.advanceTimersByTimeAsync(1);
+    primary.at = '2'; // committed just after a watch: the worst case
+    const committed = Date.now();
+    let servedUntil = committed;
+    for (let step = 0; step < 100 && roleOf(router.forRequest({})) === 'replica 1'; step++) {
+      servedUntil = Date.now();
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    expect(servedUntil - committed).toBeGreaterThan(3000);
+    expect(servedUntil - committed).toBeLessThanOrEqual(router.staleMs);
   });
 
   it('counts from when the primary first had the version a returning replica lacks', async () => {

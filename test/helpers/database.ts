@@ -82,7 +82,7 @@ export async function createListingTestDatabase(demo: number): Promise<TestDatab
 
 /** The database with every read going through `read` (requests' reads included), for tests that wrap it. */
 export function readingThrough<T extends Database>(db: T, read: ReadPath): T {
-  return { ...db, read, reads: { forRequest: () => read, pick: () => read } };
+  return { ...db, read, reads: { forRequest: () => read, pick: () => read, staleMs: 0 } };
 }
 
 /** A read path whose every read fails with `error` (a bug, not a database fault), for tests of what clients see. */

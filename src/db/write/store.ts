@@ -4,7 +4,7 @@
 // both engines. The rows are keyed by column name already (src/db/write/rows.ts); the tables, their order and
 // what a repeated row means come from the registry (src/db/write/tables.ts).
 import type { PrismaClient } from '../../generated/prisma/client.js';
-import { type ReadModelChange, rebuildReadModel } from './read-model.js';
+import { type ReadModelChange, rebuildReadModel } from './read-model-rebuild.js';
 import type { Row, Rows } from './rows.js';
 import { LISTING_TABLE, type OwnedTable, TABLES } from './tables.js';
 
@@ -44,10 +44,17 @@ export async function deleteEverything(tx: TransactionClient): Promise<void> {
 }
 
 /**
+ * The versions listing_version_history keeps: a watch interval's commits, and every version a starting
+ * instance purges (those superseded within CDN_MAX_AGE, src/cache/purge.ts) at a thousand imports a day.
+ */
+export const LISTING_VERSIONS_KEPT = 1000;
+
+/**
  * Marks the listing as changed: gives it a new version, in the transaction that changed it, so what readers
  * keep keyed by the version (matching positions, cached answers) turns over exactly when that transaction
  * commits. The version is random rather than counted, so that two databases never share one (their answers
- * may meet in one Redis). The read model is built again with it (src/db/write/read-model.ts).
+ * may meet in one Redis); its place among the others is recorded in listing_version_history. The read model is
+ * built again with it (src/db/write/read-model.ts).
  */
 export async function bumpListingVersion(tx: TransactionClient, change?: ReadModelChange): Promise<void> {
   await tx.$executeRaw`
@@ -56,7 +63,31 @@ export async function bumpListingVersion(tx: TransactionClient, change?: ReadMod
   // What requests read ready-made is made here, from the tables as this transaction leaves them: all of it, or
   // what `change` touches.
   await rebuildReadModel((sql, ...params) => tx.$executeRawUnsafe(sql, ...params), change);
+  // After the read model, so its time is near the commit's. The row lock taken above makes a concurrent writer
+  // wait for this commit before it bumps, so its seq (taken after) comes later: seq is commit order.
+  await tx.$executeRaw`
+    INSERT INTO listing_version_history (version, committed_at)
+    SELECT version, clock_timestamp() FROM listing_version WHERE id = 1`;
+  await tx.$executeRaw`
+    DELETE FROM listing_version_history
+    WHERE seq <= (SELECT max(seq) FROM listing_version_history) - ${LISTING_VERSIONS_KEPT}`;
 }
+
+/**
+ * Gives the listing of a copied database a version of its own, everywhere the version is recorded, in one
+ * statement: a copy of the prepared demo data (src/db/prepared-data.ts) would otherwise share its version with
+ * every other copy. Nothing else changes, so the read model and the summary stay current.
+ */
+export const RENEW_LISTING_VERSION = `WITH fresh AS (SELECT floor(random() * 9e18)::bigint AS version),
+  old AS (SELECT version FROM listing_version WHERE id = 1),
+  listing AS (UPDATE listing_version SET version = (SELECT version FROM fresh) WHERE id = 1),
+  history AS (UPDATE listing_version_history SET version = (SELECT version FROM fresh), committed_at = clock_timestamp()
+    WHERE version = (SELECT version FROM old)),
+  documents AS (UPDATE read_model_state SET listing_version = (SELECT version FROM fresh)
+    WHERE listing_version = (SELECT version FROM old)),
+  summary AS (UPDATE listing_summary SET listing_version = (SELECT version FROM fresh)
+    WHERE listing_version = (SELECT version FROM old))
+  SELECT version::text AS version FROM fresh`;
 
 /**
  * Numbers the listed packages (status 1) 0..n-1 in identifier order, in listing_entry. The seeded listing
