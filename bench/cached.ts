@@ -1,8 +1,11 @@
 // The cached scenarios, on servers of their own with the response cache on: answers from this process's memory,
 // revalidated with If-None-Match (304), and, when Redis can be reached, answers shared through Redis: a second
-// instance whose memory cache is too small to keep the page serves the entry the first instance made.
+// instance whose memory cache is too small to keep the page serves the entry the first instance made. Beside each
+// row, its hit limit: node:http writing the same answer (bytes and headers) from memory.
 import { Redis } from 'ioredis';
 import { freePort, type ServerProcess, startProcess } from './harness.js';
+import { startHitLimit } from './limits.js';
+import { sent } from './measure.js';
 import type { Row } from './report.js';
 import { cachedScenarios, restPage, type Scenario } from './scenarios.js';
 
@@ -66,6 +69,13 @@ export async function cachedRows(run: CachedRun): Promise<Row[]> {
     const { etag } = await firstPage(first);
     for (const scenario of cachedScenarios(etag).filter((s) => run.chosen(s.id))) {
       rows.push(await run.measure(first, scenario));
+      const limit = await startHitLimit(await sent(first.url, scenario.request));
+      try {
+        const label = 'hit limit: node:http writing the same answer from memory';
+        rows.push(await run.measure(limit, { ...scenario, id: `limit-hit-${scenario.id}`, label }));
+      } finally {
+        await limit.stop();
+      }
     }
     if (!sharing) return rows;
     // One byte of memory cache: the page (440 kB) is never kept in this process; every hit is a Redis read.

@@ -167,6 +167,11 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return Number(match?.[1] ?? 0);
 }
 
+/** The process's resident memory now, in MB. */
+export function rssMb(pid: number): number {
+  return statusKb(pid, 'VmRSS') / 1024;
+}
+
 /** Samples the resident memory of a process every 100 ms; `stop` returns the peak seen, in MB. */
 export function sampleRss(pid: number): { stop(): number } {
   let peakKb = 0;

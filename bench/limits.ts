@@ -4,8 +4,12 @@
 //   node:http and JSON.stringify, with nothing else on the path;
 // - the kept-records v2 limit (MODE=kept): the v2 page's 50 records kept as text once, concatenated by PostgreSQL
 //   per request while Node only forwards them (the bytes' limit).
+// - the hit limit (MODE=hit): a cached scenario's answer, its bytes and headers as the product sent them, written
+//   by node:http from memory for every request: what a cache hit costs at the least.
 // The kept texts (probe.doc, a schema of their own) are made once per database and made again when the listing's
 // size changes.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { freePort, ROOT, runCommand, type ServerProcess, startProcess } from './harness.js';
@@ -72,4 +76,33 @@ export function limitScenarios(limits: Limits): [ServerProcess, Scenario][] {
     ],
     [limits.kept, { id: 'limit-kept', label: 'kept-records limit: v2 page of 50', request: restPage(0) }],
   ];
+}
+
+/** An answer as it left the product: status, headers and the bytes on the wire (compressed where it was). */
+export interface SentAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Headers node:http writes itself, or that name one request or connection: the limit writes its own. */
+const NOT_KEPT = new Set(['date', 'connection', 'keep-alive', 'x-request-id', 'content-length', 'transfer-encoding']);
+
+/** A limit server that writes `answer` (its bytes and headers, from memory) for every request. */
+export async function startHitLimit(answer: SentAnswer): Promise<ServerProcess> {
+  const file = join(tmpdir(), `listing-bench-hit-${process.pid}`);
+  writeFileSync(file, answer.body);
+  const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !NOT_KEPT.has(name)));
+  const port = await freePort();
+  return startProcess(
+    join(LIMITS, 'server.ts'),
+    {
+      MODE: 'hit',
+      HIT_FILE: file,
+      HIT_STATUS: String(answer.status),
+      HIT_HEADERS: JSON.stringify(headers),
+      PORT: String(port),
+    },
+    `http://127.0.0.1:${port}`,
+  );
 }

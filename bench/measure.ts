@@ -1,10 +1,12 @@
 // One scenario measured: its answer checked, a warm-up, then a load run with the server's CPU, the database's CPU,
 // statements per request and peak memory.
+import { request as httpRequest } from 'node:http';
 import {
   cpuMs,
   type DatabaseCpu,
   load,
   type Request,
+  rssMb,
   type ServerProcess,
   sampleRss,
   settled,
@@ -12,6 +14,38 @@ import {
   statementsSoFar,
 } from './harness.js';
 import type { Row } from './report.js';
+
+/** The answer as it is on the wire: its bytes undecoded (fetch would decode a compressed body), and headers. */
+export function sent(
+  url: string,
+  request: Request,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const target = new URL(url + request.path);
+  return new Promise((resolve, reject) => {
+    const asked = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: request.method,
+        headers: request.headers,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (typeof value === 'string') headers[name] = value;
+          }
+          resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    asked.on('error', reject);
+    asked.end(request.body);
+  });
+}
 
 export async function get(url: string, request: Request): Promise<string> {
   const response = await fetch(url + request.path, {
@@ -68,6 +102,7 @@ export async function measure(
     return 0;
   };
   const before = await statements();
+  const rssAfterWarmupMb = rssMb(target.pid);
   const cpuBefore = cpuMs(target.pid);
   await database?.start();
   const memory = sampleRss(target.pid);
@@ -83,10 +118,18 @@ export async function measure(
     p50: result.p50,
     p99: result.p99,
     errors: result.errors,
-    statementsPerRequest: !counted ? 1 : result.sent > 0 ? (after - before) / result.sent : 0,
+    // A limit runs one statement a request by construction; the hit limit none.
+    statementsPerRequest: !counted
+      ? id.startsWith('limit-hit-')
+        ? 0
+        : 1
+      : result.sent > 0
+        ? (after - before) / result.sent
+        : 0,
     cpuMsPerRequest: result.sent > 0 ? cpu / result.sent : 0,
     databaseCpuMsPerRequest: databaseMs === undefined || result.sent === 0 ? undefined : databaseMs / result.sent,
     peakRssMb,
+    rssAfterWarmupMb,
   };
   log(
     `  ${label.padEnd(40)} ${row.requestsPerSecond.toFixed(1).padStart(8)} req/s  p50 ${row.p50.toFixed(0).padStart(5)} ms  p99 ${row.p99.toFixed(0).padStart(5)} ms  errors ${row.errors}  SQL/req ${row.statementsPerRequest.toFixed(2)}  CPU/req ${row.cpuMsPerRequest.toFixed(1)} ms${row.databaseCpuMsPerRequest === undefined ? '' : ` + DB ${row.databaseCpuMsPerRequest.toFixed(1)} ms`}  RSS ${row.peakRssMb.toFixed(0)} MB`,

@@ -3,9 +3,10 @@
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
+import { type EdgeHits, edgeHits, keptAtTheEdge } from './cache/edge-hits.js';
 import { answerFingerprint, apqOn } from './cache/fingerprint.js';
 import { REPURGE_MARGIN_MS, startPurger } from './cache/purge.js';
-import { responseCache } from './cache/response-cache.js';
+import { createResponseCache } from './cache/response-cache.js';
 import { type Config, loadConfig } from './config.js';
 import type { Database } from './db/client.js';
 import { automaticPersistedQueries, persistedDocuments } from './graphql/apq.js';
@@ -13,6 +14,7 @@ import { createApqStore } from './graphql/apq-store.js';
 import { type Context, createContextFactory } from './graphql/context.js';
 import { answerUnavailable } from './graphql/database-errors.js';
 import { executionDeadline } from './graphql/deadline.js';
+import { edgeOperations } from './graphql/edge-operations.js';
 import { graphqlMatchSets } from './graphql/errors.js';
 import { graphiqlPage } from './graphql/graphiql.js';
 import { introspectionOff } from './graphql/introspection.js';
@@ -30,19 +32,22 @@ import { schema } from './graphql/schema.js';
 import { tracePhases } from './graphql/tracing.js';
 import { rejectUnknownKeys } from './http/authenticate.js';
 import { cacheHeaders } from './http/cache-headers.js';
-import { callerIdentity } from './http/callers.js';
+import { callerIdentity, identifyCaller } from './http/callers.js';
 import { compressResponses } from './http/compression.js';
-import { cors } from './http/cors.js';
+import { cors, corsPolicy } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
+import type { BeforeTheApp } from './http/edge.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
 import { countEventStreams, createMetrics, metricsPlugin, routeLabel } from './http/metrics.js';
-import { rateLimit } from './http/rate-limit.js';
+import type { PublicBase } from './http/public-base.js';
+import { rateLimit, requestBudget } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
-import { requestLogPlugin } from './http/request-log.js';
+import { requestLogPlugin, requestRecorder } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
 import { createMatchSets } from './listing/matches.js';
 import { lastSeenListing } from './listing/store.js';
+import { sharedVersionReads } from './listing/version.js';
 import { watchListingVersion } from './listing/version-watch.js';
 import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { silentLogger } from './logger.js';
@@ -73,13 +78,14 @@ export type AppSettings = Pick<
   | 'redisUrl'
   | 'redisTimeoutMs'
   | 'trustProxy'
+  | 'maxBodyBytes'
 >;
 
 export interface AppOptions {
   db: Database;
   logger?: Logger;
   /** Base address of the v2 links; by default the origin of the request's URL (fine for in-process fetch). */
-  publicBase?: (request: Request) => string;
+  publicBase?: PublicBase;
   /** Overrides of the defaults (the configuration's defaults, as with an empty environment). */
   settings?: Partial<AppSettings>;
   /** Set by the server when it begins to stop (health then answers 503). */
@@ -91,7 +97,7 @@ export interface AppOptions {
 export function createApp({
   db,
   logger = silentLogger(),
-  publicBase = (r) => new URL(r.url).origin,
+  publicBase = (r) => (r.url ? new URL(r.url).origin : 'http://localhost'),
   settings: overrides = {},
   lifecycle = { stopping: false },
   streams: givenStreams,
@@ -112,10 +118,13 @@ export function createApp({
   const purger = startPurger({
     urls: settings.purgeUrls,
     watch: listingWatch,
+    read: db.read,
+    cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
     redis,
     registry: metrics.registry,
     logger,
-    repurgeAfterMs: settings.requestTimeoutMs + REPURGE_MARGIN_MS,
+    // Every answer of an old version has reached the CDN by then, a replica's that lagged behind included.
+    repurgeAfterMs: settings.requestTimeoutMs + REPURGE_MARGIN_MS + db.reads.staleMs,
   });
   countEventStreams(metrics, streams);
   const callerOf = callerIdentity(settings);
@@ -136,31 +145,55 @@ export function createApp({
         }),
       ]
     : [];
-  const cache: Plugin[] =
+  const responses =
     settings.responseCacheBytes > 0
-      ? [
-          responseCache({
-            store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redis }),
-            reads: db.reads,
-            callerOf,
-            publicBase,
-            cacheControl: settings.cacheControl,
-            v2KeysRequired: settings.v2ApiKeys !== undefined,
-            // Most of the request's time stays for the answer itself when the version is slow to come.
-            versionTimeoutMs: Math.min(1000, settings.requestTimeoutMs / 3),
-            seedPool: settings.seedPool,
-            fingerprint: answerFingerprint(settings),
-            cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
-            persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
-            onAnswer: (request, result) =>
-              metrics.cache.inc({ route: routeLabel(new URL(request.url).pathname), result }),
-          }),
-        ]
-      : [];
+      ? createResponseCache({
+          store: createAnswerStore({ maxBytes: settings.responseCacheBytes, redis }),
+          reads: db.reads,
+          // Most of the request's time stays for the answer itself when the version is slow to come.
+          currentVersion: sharedVersionReads(Math.min(1000, settings.requestTimeoutMs / 3)),
+          callerOf,
+          publicBase,
+          cacheControl: settings.cacheControl,
+          v2KeysRequired: settings.v2ApiKeys !== undefined,
+          seedPool: settings.seedPool,
+          fingerprint: answerFingerprint(settings),
+          cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
+          persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
+          onAnswer: (pathname, result) => metrics.cache.inc({ route: routeLabel(pathname), result }),
+        })
+      : undefined;
+  const cache: Plugin[] = responses ? [responses.plugin] : [];
+  const budget = requestBudget({ ...settings.rateLimit, redis });
+  const corsOrigins = corsPolicy(settings.corsOrigins);
+  const record = requestRecorder(logger, metrics);
+  // Requests answered at the Node edge, before yoga's HTTP layer, with the decisions its plugins below make:
+  // kept answers (src/cache/edge-hits.ts) and plain GraphQL queries (src/graphql/edge-operations.ts).
+  const edge = {
+    budget,
+    identify: identifyCaller(settings),
+    cors: corsOrigins,
+    record,
+    graphiql: settings.introspection,
+  };
+  const hits: EdgeHits | undefined = responses ? edgeHits({ ...edge, cache: responses }) : undefined;
+  // Persisted operations only: no query sent as text is run, so none is run at the edge either.
+  const operations = settings.persistedOperations.only
+    ? undefined
+    : edgeOperations({
+        ...edge,
+        yoga: () => yoga,
+        cache: responses && { kept: keptAtTheEdge({ ...edge, cache: responses }), responses },
+        maxBodyBytes: settings.maxBodyBytes,
+      });
+  const atTheEdge: BeforeTheApp = (request, response, requestId, target) =>
+    target.path === GRAPHQL_PATH && operations
+      ? operations(request, response, requestId, target)
+      : (hits?.(request, response, requestId, target) ?? false);
   const schemaHidden: Plugin[] = settings.introspection ? [] : introspectionOff();
   // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
   const graphiql: Plugin[] = settings.introspection ? [graphiqlPage()] : [];
-  return createYoga<Record<string, unknown>, Context>({
+  const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     // GraphiQL is served by a plugin of ours (src/graphql/graphiql.ts), never by yoga, which would also render it
@@ -185,6 +218,7 @@ export function createApp({
       seedPool: settings.seedPool,
       logger,
       listingFeed: listingFeed(listingWatch),
+      keptAnswers: responses !== undefined,
     }),
     cors: false,
     // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
@@ -194,13 +228,13 @@ export function createApp({
     plugins: [
       // -- HTTP edge, every route --
       // First, so every answer is timed and logged, refusals and cache hits included.
-      requestLogPlugin(logger, metrics),
+      requestLogPlugin(record),
       metricsPlugin(metrics, knownOperationNames()),
       healthRoutes({ database: db.health, databases: db.statuses, redis, stopping: () => lifecycle.stopping }),
       ...graphiql,
-      cors(settings.corsOrigins),
+      cors(corsOrigins),
       // Before the cache: a cached answer costs its client a request too.
-      rateLimit({ ...settings.rateLimit, redis, callerOf }),
+      rateLimit(budget, callerOf),
       rejectUnknownKeys(callerOf),
       postsMustBeJson(),
 
@@ -260,6 +294,8 @@ export function createApp({
       error: (...args) => logger.error({ err: args.find((a) => a instanceof Error) }, args.map(String).join(' ')),
     },
   });
+  // The server puts `atTheEdge` in front of the app (src/http/edge.ts); in-process `fetch` calls go to yoga alone.
+  return Object.assign(yoga, { atTheEdge });
 }
 
 export type App = ReturnType<typeof createApp>;

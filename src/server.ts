@@ -8,7 +8,7 @@ import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
 import { createEventStreams } from './http/event-streams.js';
-import { listeningBase, publicBaseFor } from './http/public-base.js';
+import { listeningBase, type PublicBase, publicBaseFor } from './http/public-base.js';
 import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
 import { openImportChannel } from './import/live-server.js';
@@ -26,7 +26,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   // What the instance keeps per listing version is read before it listens: no first request pays for it.
   await warmUp(db.read).catch((error) => log.warn({ err: error }, WARM_UP_FAILED));
   // The v2 links need the public address; the port is known only once listening (PORT=0 picks one).
-  let publicBase = (_request: Request) => '';
+  let publicBase: PublicBase = () => '';
   const streams = createEventStreams({ max: config.sseMaxConnections, perCaller: config.sseMaxPerCaller, logger: log });
   const app = createApp({
     db,
@@ -37,7 +37,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
     streams,
   });
   const connections = boundConnections({ perAddress: config.maxConnectionsPerAddress, trustProxy: config.trustProxy });
-  const edge = guardEdge(app, { ...config, refuseConnection: connections.refusal });
+  const edge = guardEdge(app, { ...config, refuseConnection: connections.refusal, beforeTheApp: app.atTheEdge });
   const server = createServer(stopTracing ? traceRequests(edge) : edge);
   // A client gets this long to send its headers (a new connection, to begin its first request), and its whole
   // request; slower ones are cut off.
@@ -61,7 +61,7 @@ async function serve(config: Config, log: Logger): Promise<void> {
   // The embedded database is this process's alone: `npm run import` hands its records over this socket.
   const imports =
     config.database.kind === 'pglite' && config.database.dataDir !== 'memory://'
-      ? await openImportChannel({ dataDir: config.database.dataDir, db, logger: log })
+      ? await openImportChannel({ dataDir: config.database.dataDir, db, logger: log, bounds: config.imports })
       : null;
   const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   log.info(`database: ${where}`);

@@ -21,12 +21,23 @@ export interface Answer {
 interface Kept {
   answer: Answer;
   encoded: Map<Encoding, Promise<Uint8Array>>;
+  /** The compressed forms made so far, for a caller that cannot wait (a hit sent at the Node edge). */
+  ready: Map<Encoding, Uint8Array>;
   /** Written to Redis (or read from it); an answer made while Redis was away is written on its next hit. */
   shared: boolean;
 }
 
+/** An answer found in this process's memory, with the compressed forms made of it so far. */
+export interface InMemory {
+  answer: Answer;
+  /** The body in `encoding` if it has been compressed already. */
+  encodedNow(encoding: Encoding): Uint8Array | undefined;
+}
+
 export interface AnswerStore {
   get(key: string): Promise<Answer | undefined>;
+  /** The answer if this process's memory holds it (Redis is not asked). */
+  peek(key: string): InMemory | undefined;
   /** Keeps the answer (frozen) and returns it as kept. */
   set(key: string, answer: Answer): Answer;
   /** The body in `encoding`, compressed once per kept answer. */
@@ -60,7 +71,7 @@ export function createAnswerStore(options: { maxBytes: number; redis?: SharedRed
     sizeCalculation: (kept, key) => Math.ceil(kept.answer.body.byteLength * 1.3) + key.length + 256,
   });
   const keep = (key: string, answer: Answer, shared: boolean): Kept => {
-    const kept = { answer: frozen(answer), encoded: new Map(), shared };
+    const kept: Kept = { answer: frozen(answer), encoded: new Map(), ready: new Map(), shared };
     memory.set(key, kept);
     return kept;
   };
@@ -72,16 +83,23 @@ export function createAnswerStore(options: { maxBytes: number; redis?: SharedRed
     void redis?.run((client) => client.set(REDIS_PREFIX + key, pack(kept.answer), 'EX', REDIS_TTL_SECONDS));
   };
 
+  const inMemory = (key: string): Kept | undefined => {
+    const kept = memory.get(key);
+    if (kept && !kept.shared) share(key, kept);
+    return kept;
+  };
+
   return {
     async get(key) {
-      const kept = memory.get(key);
-      if (kept) {
-        if (!kept.shared) share(key, kept);
-        return kept.answer;
-      }
+      const kept = inMemory(key);
+      if (kept) return kept.answer;
       const value = await redis?.run((client) => client.getBuffer(REDIS_PREFIX + key));
       const answer = value ? unpack(value) : undefined;
       return answer ? keep(key, answer, true).answer : undefined;
+    },
+    peek(key) {
+      const kept = inMemory(key);
+      return kept && { answer: kept.answer, encodedNow: (encoding) => kept.ready.get(encoding) };
     },
     set(key, answer) {
       const kept = keep(key, answer, false);
@@ -94,6 +112,10 @@ export function createAnswerStore(options: { maxBytes: number; redis?: SharedRed
       if (!bytes) {
         bytes = compress(kept.answer.body, encoding);
         kept.encoded.set(encoding, bytes);
+        bytes.then(
+          (made) => kept.ready.set(encoding, made),
+          () => kept.encoded.delete(encoding),
+        );
       }
       return bytes;
     },

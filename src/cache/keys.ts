@@ -6,6 +6,8 @@
 // and HEAD share a key; other methods are never cached, nor subscriptions (and no answer that is an event stream),
 // nor a persisted query's registration.
 import type { Caller } from '../http/callers.js';
+import type { PublicBase } from '../http/public-base.js';
+import type { RequestHead } from '../http/request-head.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
 
@@ -25,7 +27,7 @@ export const isAnonymous = (scope: string) => scope === 'none' || scope === 'v2'
  * that guesses wrong either splits an answer over more keys than it needs, or, drawing without a key that names
  * the draw, is not kept at all; see src/listing/seed-pool.ts).
  */
-function drawFor(request: Request, seedPool: number, draws: boolean): number | null {
+function drawFor(request: object, seedPool: number, draws: boolean): number | null {
   const draw = draws ? poolDraw(request, seedPool) : undefined;
   if (!draw) return null;
   draw.keyed = true;
@@ -42,17 +44,36 @@ const NAMES_A_SEED = /\bseed\b\s*:|"seed"/;
  */
 const REGISTERS = /persistedQuery/;
 
+/** A request whose key is made: its head, and its body where it has one (a fetch Request's). */
+export type KeyedRequest = RequestHead & Partial<Pick<Request, 'clone'>>;
+
+/**
+ * The request's part of its answer's key. `stable` when every request made of the same text gets the same part:
+ * not when it drew a seed from the pool, nor when it named a persisted document not known yet.
+ */
+export interface RequestPart {
+  id: string;
+  stable: boolean;
+}
+
 /** What identifies the answer (as JSON text), besides the version; null for requests that are not cached. */
 export async function requestKey(
-  request: Request,
+  request: KeyedRequest,
   url: URL,
   scope: string,
-  publicBase: (request: Request) => string,
+  publicBase: PublicBase,
   seedPool: number,
   /** The document a request's `extensions` name by its hash, where it is known. */
   persisted?: (extensions: unknown) => Promise<string | undefined>,
-): Promise<string | null> {
+  /** A POST's body, where it was read already (the Node edge); else read from a clone of the request. */
+  given?: string,
+): Promise<RequestPart | null> {
   const accept = request.headers.get('accept');
+  // The draw is the last item of every id; a document named by hash that is not known yet is undefined.
+  const part = (id: unknown[], document: string | undefined) => ({
+    id: JSON.stringify(id),
+    stable: id.at(-1) === null && document !== undefined,
+  });
   const read = request.method === 'GET' || request.method === 'HEAD';
   if (url.pathname === LISTING_PATH) {
     if (!read) return null;
@@ -60,7 +81,7 @@ export async function requestKey(
     const seeded = url.searchParams.has('seed');
     const draw = drawFor(request, seedPool, !seeded);
     if (!seeded && draw === null) return null;
-    return JSON.stringify(['v2', url.search, accept, scope, publicBase(request), draw]);
+    return part(['v2', url.search, accept, scope, publicBase(request), draw], '');
   }
   // An Accept that admits text/event-stream among others (urql's does) still gets JSON for a query: it is kept
   // like any other; an answer that is a stream is never kept (response-cache.ts looks at its type).
@@ -76,15 +97,17 @@ export async function requestKey(
     if (url.searchParams.has('query') && REGISTERS.test(url.searchParams.get('extensions') ?? '')) return null;
     const hashOnly = !url.searchParams.has('query') && persisted;
     const document = hashOnly ? await persisted(parsed(url.searchParams.get('extensions'))) : '';
-    return JSON.stringify(['graphql', url.search, accept, scope, drawn(decodeURIComponentSafe(url.search) + document)]);
+    const draw = drawn(decodeURIComponentSafe(url.search) + (document ?? ''));
+    return part(['graphql', url.search, accept, scope, draw], document);
   }
   if (request.method !== 'POST') return null;
-  const body = await request.clone().text();
+  const body = given ?? (request.clone ? await request.clone().text() : undefined);
+  if (body === undefined) return null;
   if (SUBSCRIBES.test(body)) return null;
   if (REGISTERS.test(body) && body.includes('"query"')) return null;
   const hashOnly = persisted && body.includes('persistedQuery') && !body.includes('"query"');
   const document = hashOnly ? await persisted((parsed(body) as { extensions?: unknown } | undefined)?.extensions) : '';
-  return JSON.stringify(['graphql-post', body, accept, scope, drawn(body + document)]);
+  return part(['graphql-post', body, accept, scope, drawn(body + (document ?? ''))], document);
 }
 
 function parsed(json: string | null): unknown {

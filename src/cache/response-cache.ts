@@ -19,13 +19,15 @@
 import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { ReadPath } from '../db/sql.js';
-import type { Caller, ServerContext } from '../http/callers.js';
-import { addVary, encodingFor } from '../http/compression.js';
-import { readListingVersion } from '../listing/version.js';
+import type { Caller, CallerOf, ServerContext } from '../http/callers.js';
+import type { PublicBase } from '../http/public-base.js';
+import type { RequestHead } from '../http/request-head.js';
+import { LISTING_PATH } from '../http/routes.js';
+import type { CurrentVersion } from '../listing/version.js';
 import { inSpan } from '../tracing.js';
 import type { Answer, AnswerStore } from './answers.js';
-import { describesBody, etagOf, noneMatches } from './conditional.js';
-import { isAnonymous, requestKey, scopeOf } from './keys.js';
+import { isAnonymous, type KeyedRequest, requestKey, scopeOf } from './keys.js';
+import { representation } from './representation.js';
 import { type Entities, surrogateHeaders, surrogateKeys } from './surrogate-keys.js';
 
 /**
@@ -69,15 +71,18 @@ export interface ResponseCacheOptions {
   store: AnswerStore;
   /** Where a request reads: its version is read there, where its answer is made. */
   reads: { forRequest(request: object): Pick<ReadPath, 'single'> };
-  callerOf: (request: Request, server?: ServerContext) => Caller;
+  /**
+   * The version a request arriving now may use (shared reads: src/listing/version.ts), null when it could not
+   * be read in time: the request then goes on without the cache.
+   */
+  currentVersion: CurrentVersion;
+  callerOf: CallerOf;
   /** The address the v2 links are built on, for a request (part of a v2 answer's key). */
-  publicBase: (request: Request) => string;
+  publicBase: PublicBase;
   /** Cache-Control for anonymous answers, e.g. "public, max-age=5, stale-while-revalidate=30". */
   cacheControl: string;
   /** Whether the v2 door requires an API key (then whether one was given is part of the key). */
   v2KeysRequired: boolean;
-  /** How long the version may take before the request goes on without the cache. */
-  versionTimeoutMs: number;
   /** SEED_POOL: a request without a seed draws one of these, and its key names the draw. */
   seedPool: number;
   /** The build's and the answer-shaping settings' fingerprint (src/cache/fingerprint.ts), in every key. */
@@ -86,11 +91,23 @@ export interface ResponseCacheOptions {
   cdnMaxAgeSeconds: number;
   /** The document a request's `extensions` name by hash (persisted queries), for the key's guess at a seed draw. */
   persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
-  /** Told of each answer the cache gives: kept bytes (hit) or made and kept (miss), for the metrics. */
-  onAnswer?: (request: Request, result: 'hit' | 'miss') => void;
+  /** Told of each answer the cache gives, by path: kept bytes (hit) or made and kept (miss), for the metrics. */
+  onAnswer?: (pathname: string, result: 'hit' | 'miss') => void;
 }
 
-interface Pending {
+/** How many request parts are remembered, and the longest request target that is. */
+const REMEMBERED = 1000;
+const MAX_REMEMBERED_TARGET = 2048;
+
+/** Where a request goes: its path, its target as received (path and query), and its URL, parsed when needed. */
+export interface RequestTarget {
+  pathname: string;
+  target: string;
+  url(): URL;
+}
+
+/** A request whose answer may be kept: what it is kept under. */
+export interface Pending {
   key: string;
   /** Whether the answer is anyone's: only those go to a CDN, with their surrogate keys. */
   shared: boolean;
@@ -100,79 +117,143 @@ interface Pending {
   cacheControl: string;
 }
 
-export function responseCache(options: ResponseCacheOptions): Plugin {
+/** An answer made and kept: under what, as kept, and the headers it goes out on. */
+export interface Kept {
+  pending: Pending;
+  answer: Answer;
+  base: Record<string, string>;
+}
+
+/** The cache's decisions, shared by its plugin and by the hits sent at the Node edge (src/cache/edge-hits.ts). */
+export interface ResponseCache {
+  store: AnswerStore;
+  /**
+   * What the request's answer is kept under, its version read after the request arrived; null for a request
+   * whose answer is not kept, or when the version could not be read in time (the route then answers as it would
+   * without a cache: 503, TIMEOUT).
+   */
+  /**
+   * What the request's answer is kept under; null when it is not kept, or when the listing's version was not
+   * read (within `versionWaitMs` where given: the Node edge waits briefly, then leaves the request to the app).
+   */
+  pendingFor(
+    request: KeyedRequest,
+    at: RequestTarget,
+    caller: Caller,
+    body?: string,
+    versionWaitMs?: number,
+  ): Promise<Pending | null>;
+  /**
+   * Keeps a route's answer when it may be kept (a 200 whose note allows it, neither a stream nor encoded), under
+   * the version it was made from: what it is kept under, the kept answer, and the headers it goes out on (the
+   * route's, with the kept ones over them). `headers` by lowercase name.
+   */
+  keep(
+    request: Pick<RequestHead, 'method'>,
+    pending: Pending,
+    note: CacheNote | undefined,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+    body: () => Promise<Uint8Array> | Uint8Array,
+  ): Promise<Kept | null>;
+  /** Told of each answer given from the cache (metrics). */
+  answered(pathname: string, result: 'hit' | 'miss'): void;
+  plugin: Plugin;
+}
+
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const pending = new WeakMap<Request, Pending>();
   const keyOf = (version: string, id: string) =>
     createHash('sha256').update(`${options.fingerprint}\n${version}\n${id}`).digest('base64url');
-
-  /** The listing version, or null when it cannot be read within `ms` (the embedded database cannot cancel). */
-  async function versionWithin(read: Pick<ReadPath, 'single'>, ms: number): Promise<string | null> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), ms);
-    });
-    try {
-      return await Promise.race([readListingVersion((statement) => read.single(statement)).catch(() => null), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const answered = (pathname: string, result: 'hit' | 'miss') => options.onAnswer?.(pathname, result);
 
   /**
-   * The kept answer as this request gets it, on `headers` (a copy of the kept ones, or of the route's answer
-   * with what the plugins before added): encoded as it admits, or a 304 where If-None-Match holds.
+   * Request parts already made, by the text they were made of (path and query, Accept, scope, the links' base):
+   * a request seen before costs a lookup, not a parse of its URL and a hash. Only stable parts are kept (not a
+   * draw from the seed pool), at most REMEMBERED of them, each with the key it last made.
    */
-  async function represent(
+  const remembered = new Map<string, { id: string; version: string; key: string }>();
+
+  /** The version, or null when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
+  const withinMs = (reading: Promise<string | null>, ms: number) =>
+    new Promise<string | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), ms);
+      timer.unref();
+      void reading.then((version) => {
+        clearTimeout(timer);
+        resolve(version);
+      });
+    });
+
+  async function pendingFor(
+    request: KeyedRequest,
+    at: RequestTarget,
+    caller: Caller,
+    body?: string,
+    versionWaitMs?: number,
+  ): Promise<Pending | null> {
+    const scope = scopeOf(caller, at.pathname, options.v2KeysRequired);
+    const base = at.pathname === LISTING_PATH ? options.publicBase(request) : '';
+    const text =
+      request.method === 'GET' && at.target.length <= MAX_REMEMBERED_TARGET
+        ? `${scope}\n${base}\n${request.headers.get('accept')}\n${at.target}`
+        : undefined;
+    let known = text === undefined ? undefined : remembered.get(text);
+    let id = known?.id;
+    if (id === undefined) {
+      const { publicBase, seedPool, persistedDocument } = options;
+      const part = await requestKey(request, at.url(), scope, publicBase, seedPool, persistedDocument, body);
+      if (part === null) return null;
+      id = part.id;
+      if (part.stable && text !== undefined) {
+        if (remembered.size >= REMEMBERED) remembered.clear();
+        known = { id, version: '', key: '' };
+        remembered.set(text, known);
+      }
+    }
+    const reading = options.currentVersion(options.reads.forRequest(request));
+    const version = await (versionWaitMs === undefined ? reading : withinMs(reading, versionWaitMs));
+    if (version === null) return null;
+    let key: string;
+    if (known?.version === version) key = known.key;
+    else {
+      key = keyOf(version, id);
+      if (known) Object.assign(known, { version, key });
+    }
+    const shared = isAnonymous(scope);
+    return { key, version, id, shared, cacheControl: shared ? options.cacheControl : 'private, no-cache' };
+  }
+
+  /** The kept answer as this request gets it, on `base` headers, as a fetch Response. */
+  async function respond(
     request: Request,
     { key, cacheControl }: Pending,
     answer: Answer,
-    headers: Headers,
+    base: Record<string, string>,
     cache: 'hit' | 'miss',
     ResponseClass: typeof Response,
   ): Promise<Response> {
-    const encoding = encodingFor(request, answer.headers['content-type'] ?? null, answer.body.byteLength);
-    // Validators and conditions are for GET and HEAD: a POST (a GraphQL query sent that way) has neither.
-    const conditional = request.method === 'GET' || request.method === 'HEAD';
-    if (conditional) headers.set('etag', etagOf(key, encoding));
-    headers.set('cache-control', cacheControl);
-    headers.set('x-cache', cache);
-    options.onAnswer?.(request, cache);
-    addVary(headers, 'Accept-Encoding');
-    if (conditional && noneMatches(request.headers.get('if-none-match'), etagOf(key, encoding))) {
-      for (const [name] of [...headers]) if (describesBody(name)) headers.delete(name);
-      return new ResponseClass(null, { status: 304, headers });
-    }
-    if (request.method === 'HEAD') return new ResponseClass(null, { status: answer.status, headers });
-    let body = answer.body;
-    if (encoding) {
-      body = await options.store.encoded(key, answer, encoding);
-      headers.set('content-encoding', encoding);
-    }
-    headers.set('content-length', String(body.byteLength));
-    return new ResponseClass(body as BodyInit, { status: answer.status, headers });
+    const sent = representation(request, key, answer, base, cacheControl, cache);
+    answered(new URL(request.url).pathname, cache);
+    if (!sent.body) return new ResponseClass(null, { status: sent.status, headers: sent.headers });
+    const body = sent.encoding ? await options.store.encoded(key, answer, sent.encoding) : answer.body;
+    sent.headers['content-length'] = String(body.byteLength);
+    return new ResponseClass(body as BodyInit, { status: sent.status, headers: sent.headers });
   }
 
-  return {
+  const plugin: Plugin = {
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
-      const caller = options.callerOf(request, serverContext as ServerContext);
-      const scope = scopeOf(caller, url.pathname, options.v2KeysRequired);
-      const id = await requestKey(request, url, scope, options.publicBase, options.seedPool, options.persistedDocument);
-      if (id === null) return;
-      const version = await versionWithin(options.reads.forRequest(request), options.versionTimeoutMs);
-      // The database is away or slow: the route answers (503, TIMEOUT) as it would without a cache.
-      if (version === null) return;
-      const key = keyOf(version, id);
-      const shared = isAnonymous(scope);
-      const pend = { key, version, id, shared, cacheControl: shared ? options.cacheControl : 'private, no-cache' };
+      const at = { pathname: url.pathname, target: request.url, url: () => url };
+      const pend = await pendingFor(request, at, options.callerOf(request, serverContext as ServerContext));
+      if (pend === null) return;
       pending.set(request, pend);
       const entry = await inSpan('cache lookup', {}, async (span) => {
-        const found = await options.store.get(key);
+        const found = await options.store.get(pend.key);
         span?.setAttribute('cache.result', found ? 'hit' : 'miss');
         return found;
       });
       if (!entry) return;
-      const headers = new fetchAPI.Headers({ ...entry.headers });
-      endResponse(await represent(request, pend, entry, headers, 'hit', fetchAPI.Response));
+      endResponse(await respond(request, pend, entry, entry.headers, 'hit', fetchAPI.Response));
     },
 
     onExecute({ args }) {
@@ -194,34 +275,54 @@ export function responseCache(options: ResponseCacheOptions): Plugin {
     },
 
     async onResponse({ request, response, setResponse, fetchAPI }) {
-      let pend = pending.get(request);
+      const pend = pending.get(request);
       if (!pend || response.headers.get('x-cache') === 'hit') return;
-      const note = notes.get(request);
-      if (response.status !== 200 || note?.cacheable === false) return;
-      // An event stream (a subscription whose document the key did not see, e.g. persisted) is never read whole.
-      if (response.headers.get('content-type')?.startsWith('text/event-stream')) return;
-      // Kept, and named by its ETag, under the version it was made from, whichever the key was made with.
-      const read = note?.readVersion;
-      if (read !== undefined && read !== pend.version) pend = { ...pend, key: keyOf(read, pend.id), version: read };
-      if (response.headers.has('content-encoding')) return;
-      const kept: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = response.headers.get(name);
-        if (value !== null) kept[name] = value;
+      // Filtered by lowercase name: yoga's multipart answer sets `Transfer-Encoding`.
+      const headers: Record<string, string> = {};
+      for (const [name, value] of response.headers) {
+        const lower = name.toLowerCase();
+        if (!FRAMING_HEADERS.includes(lower)) headers[lower] = value;
       }
-      // Kept with the answer, so a hit tells a CDN the same.
-      if (pend.shared)
-        Object.assign(kept, surrogateHeaders(surrogateKeys(pend.version, note?.entities), options.cdnMaxAgeSeconds));
-      const answer = { status: 200, headers: kept, body: new Uint8Array(await response.arrayBuffer()) };
-      // A HEAD answer has no body to keep; the GET that follows fills the cache.
-      const made = request.method === 'HEAD' ? answer : options.store.set(pend.key, answer);
-      // Filtered as a list: @whatwg-node's Headers does not delete a name given in another case than it was set
-      // (yoga's multipart answer sets `Transfer-Encoding`), though `has` then says it is gone.
-      const headers = new fetchAPI.Headers(
-        [...response.headers].filter(([name]) => !FRAMING_HEADERS.includes(name.toLowerCase())),
+      const made = await keep(
+        request,
+        pend,
+        notes.get(request),
+        response.status,
+        headers,
+        async () => new Uint8Array(await response.arrayBuffer()),
       );
-      for (const [name, value] of Object.entries(kept)) headers.set(name, value);
-      setResponse(await represent(request, pend, made, headers, 'miss', fetchAPI.Response));
+      if (made) setResponse(await respond(request, made.pending, made.answer, made.base, 'miss', fetchAPI.Response));
     },
   };
+
+  async function keep(
+    request: Pick<RequestHead, 'method'>,
+    pend: Pending,
+    note: CacheNote | undefined,
+    status: number,
+    headers: Readonly<Record<string, string>>,
+    body: () => Promise<Uint8Array> | Uint8Array,
+  ): Promise<Kept | null> {
+    if (status !== 200 || note?.cacheable === false) return null;
+    // An event stream (a subscription whose document the key did not see, e.g. persisted) is never read whole.
+    if (headers['content-type']?.startsWith('text/event-stream') || 'content-encoding' in headers) return null;
+    // Kept, and named by its ETag, under the version it was made from, whichever the key was made with.
+    const read = note?.readVersion;
+    const under =
+      read !== undefined && read !== pend.version ? { ...pend, key: keyOf(read, pend.id), version: read } : pend;
+    const kept: Record<string, string> = {};
+    for (const name of KEPT_HEADERS) {
+      const value = headers[name];
+      if (value !== undefined) kept[name] = value;
+    }
+    // Kept with the answer, so a hit tells a CDN the same.
+    if (under.shared)
+      Object.assign(kept, surrogateHeaders(surrogateKeys(under.version, note?.entities), options.cdnMaxAgeSeconds));
+    const answer = { status: 200, headers: kept, body: await body() };
+    // A HEAD answer has no body to keep; the GET that follows fills the cache.
+    const made = request.method === 'HEAD' ? answer : options.store.set(under.key, answer);
+    return { pending: under, answer: made, base: { ...headers, ...kept } };
+  }
+
+  return { store: options.store, pendingFor, keep, answered, plugin };
 }

@@ -1,12 +1,18 @@
-// The read path on the embedded PGlite: one connection in this process, and nothing else writes to it while the
-// server runs (its data directory is locked), so every read of a request sees one state of the listing without a
-// check; a read that asks for the listing gets it from the same statement.
+// The read path on the embedded PGlite: one connection in this process. Its statements run one at a time, but a
+// live import (src/import/live-server.ts) runs its transaction between two statements of a request as readily as
+// anywhere else, so, as on PostgreSQL (src/db/sql.ts), every statement carries the listing's version and a session
+// whose reads met two versions is marked moved: the operation is made again (src/graphql/read-session.ts). Not in
+// one transaction: it would hold the one connection for the whole operation, and an operation waiting for a read
+// another request shares (src/listing/matches.ts) would then wait for ever. Made again, its reads are checked the
+// same way: an import holds the connection from its first write to its commit, so a run made after one meets
+// another only if a second import commits during it.
 import type { PGlite } from '@electric-sql/pglite';
 import { DatabaseUnavailableError } from './faults.js';
 import {
   checkDeadline,
   type Listing,
   type ListingColumns,
+  ListingMovedError,
   type ReadPath,
   type ReadSession,
   type SqlStatement,
@@ -36,24 +42,38 @@ export function pgliteReadPath(pglite: PGlite, observer: StatementObserver): Rea
   }
   return {
     session(deadline = Number.POSITIVE_INFINITY): ReadSession {
+      let version: string | undefined;
       let listing: Listing | undefined;
+      let moved = false;
+      /** The statement with the listing's version on its rows; its rows, once the version is found the session's. */
+      async function read<Row>(statement: SqlStatement, params: readonly unknown[] | undefined, count: boolean) {
+        if (moved) throw new ListingMovedError(); // the operation is being given up: no more reads for it
+        checkDeadline(deadline);
+        const rows = await query<Row & ListingColumns>(statement, params, withListingColumns(statement, count));
+        const found = unwrapListing(rows);
+        version ??= found.version;
+        if (found.version !== version) {
+          moved = true;
+          throw new ListingMovedError();
+        }
+        return found;
+      }
       return {
-        moved: false,
+        get moved() {
+          return moved;
+        },
         lost: false,
         textOverBytes: true,
-        query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
-          checkDeadline(deadline);
-          return query<Row>(statement, params);
+        async query<Row>(statement: SqlStatement, params?: readonly unknown[]): Promise<Row[]> {
+          return (await read<Row>(statement, params, false)).rows;
         },
         async withListing<Row>(statement: SqlStatement, params?: readonly unknown[]) {
-          checkDeadline(deadline);
-          const rows = await query<Row & ListingColumns>(statement, params, withListingColumns(statement, true));
-          const read = unwrapListing(rows);
-          listing = { version: read.version, count: read.count as number };
-          return { rows: read.rows, listing };
+          const found = await read<Row>(statement, params, true);
+          listing = { version: found.version, count: found.count as number };
+          return { rows: found.rows, listing };
         },
         knownListing: () => listing,
-        readVersion: () => listing?.version,
+        readVersion: () => version,
         end: async () => {},
       };
     },

@@ -3,11 +3,12 @@
 //
 // Every request reads through one session, and everything a session reads comes from one state of the listing.
 // Every write that changes the listing also changes its version, in the same transaction (bumpListingVersion), so
-// statements that saw the same version saw the same data. On PostgreSQL a session's statements therefore run on
-// their own, with no transaction around them (one round trip each, on any pooled connection), each carrying the
+// statements that saw the same version saw the same data. A session's statements therefore run on their own, with
+// no transaction around them (on PostgreSQL one round trip each, on any pooled connection), each carrying the
 // version it saw; when one sees another version than the session's first (an import committed in between, which is
-// rare), the session is marked moved, and the operation is made again in a read-only repeatable-read transaction
-// on one connection (src/graphql/read-session.ts). A statement can also bring the listing's size with its rows
+// rare), the session is marked moved, and the operation is made again: on PostgreSQL in a read-only
+// repeatable-read transaction on one connection (src/graphql/read-session.ts), on the embedded database checked
+// the same way again (src/db/pglite-read.ts). A statement can also bring the listing's size with its rows
 // (`withListing`), so a page needs no statement of its own to count the listing.
 
 export interface SqlStatement {
@@ -35,9 +36,8 @@ export interface ReadSession extends SqlReader {
   /** The listing as this session's reads have seen it, once a `withListing` read has run. */
   knownListing(): Listing | undefined;
   /**
-   * The listing version this session's reads saw: every read's on PostgreSQL (they all carry it), the reads that
-   * asked for the listing on the embedded database (where nothing writes while the server runs). What a cached
-   * answer is kept under (src/cache/response-cache.ts).
+   * The listing version this session's reads saw (they all carry it). What a cached answer is kept under
+   * (src/cache/response-cache.ts).
    */
   readVersion(): string | undefined;
   /** True once a read met another listing version than the session's first: the operation must be made again. */
@@ -58,7 +58,8 @@ export interface ReadSession extends SqlReader {
 
 /**
  * `versioned`: statements on their own, checked by version (the default); `transaction`: every statement in one
- * read-only repeatable-read transaction on one connection (for an operation made again after a session moved).
+ * read-only repeatable-read transaction on one connection (for an operation made again after a session moved;
+ * the embedded database checks by version again, see src/db/pglite-read.ts).
  */
 export type Consistency = 'versioned' | 'transaction';
 
@@ -88,12 +89,6 @@ export class ListingMovedError extends Error {
 export function checkDeadline(deadline: number): void {
   if (Date.now() >= deadline) throw new DeadlinePassedError();
 }
-
-/**
- * The document searched (alias `p`: package): title, tag keywords and category name. The GIN index package_search_idx (in the
- * migrations) is built on exactly this expression; change both together.
- */
-export const SEARCH_DOCUMENT = `to_tsvector('simple', p."title" || ' ' || p."tag_keywords" || ' ' || p."category_name")`;
 
 const VERSION = 'coalesce((SELECT version FROM listing_version WHERE id = 1), 0)::text';
 

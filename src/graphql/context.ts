@@ -72,6 +72,8 @@ export interface ContextOptions {
   seedPool: number;
   logger: Logger;
   listingFeed: ListingFeed;
+  /** Whether answers may be kept (the response cache is on): only then are their packages noted, for purges. */
+  keptAnswers: boolean;
 }
 
 const NO_SCOPES: ReadonlySet<Scope> = new Set();
@@ -92,10 +94,14 @@ export function createContextFactory(options: ContextOptions) {
     const cacheNote = cacheNoteFor(door.request);
     const reads = () => {
       const session = graphqlSession(read.session(deadline, consistency), options.logger);
-      // What the answer holds, for its surrogate keys; a run started over notes afresh.
-      cacheNote.entities = newEntities();
-      const entities = cacheNote.entities;
-      const store = notingEntities(createStore(session, matchSets, options.lastSeen), () => entities);
+      // What the answer holds, for its surrogate keys where it may be kept; a run started over notes afresh.
+      const plain = createStore(session, matchSets, options.lastSeen);
+      let store = plain;
+      if (options.keptAnswers) {
+        const entities = newEntities();
+        cacheNote.entities = entities;
+        store = notingEntities(plain, () => entities);
+      }
       return { session, store, loaders: createLoaders(store), database: read.role, preparedPhotographers: [] };
     };
     const context: Context = {

@@ -62,22 +62,33 @@ function warnOutage(logger: Logger, error: DatabaseUnavailableError): void {
   logger.warn({ reason }, what);
 }
 
-/** One SERVICE_UNAVAILABLE error, with HTTP 503 and Retry-After when there is no data to show. */
+type Result = Parameters<NonNullable<Plugin['onResultProcess']>>[0]['result'];
+
+/**
+ * The result with its SERVICE_UNAVAILABLE errors made one, with HTTP 503 and Retry-After when there is no data to
+ * show; any other result as it is.
+ */
+export function withOneUnavailable(result: Result): Result {
+  if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return result;
+  const unavailable = result.errors.filter((error) => error.extensions?.code === UNAVAILABLE);
+  if (unavailable.length === 0) return result;
+  const others = result.errors.filter((error) => error.extensions?.code !== UNAVAILABLE);
+  const noData = !result.data || Object.values(result.data).every((value) => value === null);
+  const one = createGraphQLError(unavailableError().message, {
+    extensions: {
+      code: UNAVAILABLE,
+      ...(noData && { http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } }),
+    },
+  });
+  return { ...result, errors: [one, ...others] };
+}
+
+/** Database faults answered as one SERVICE_UNAVAILABLE error (see withOneUnavailable). */
 export function answerUnavailable(): Plugin {
   return {
     onResultProcess({ result, setResult }) {
-      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return;
-      const unavailable = result.errors.filter((error) => error.extensions?.code === UNAVAILABLE);
-      if (unavailable.length === 0) return;
-      const others = result.errors.filter((error) => error.extensions?.code !== UNAVAILABLE);
-      const noData = !result.data || Object.values(result.data).every((value) => value === null);
-      const one = createGraphQLError(unavailableError().message, {
-        extensions: {
-          code: UNAVAILABLE,
-          ...(noData && { http: { status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } }),
-        },
-      });
-      setResult({ ...result, errors: [one, ...others] });
+      const answered = withOneUnavailable(result);
+      if (answered !== result) setResult(answered);
     },
   };
 }

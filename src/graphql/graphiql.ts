@@ -3,7 +3,7 @@
 // editor workers, favicon) into the one HTML response, so the page fetches nothing but /graphql itself.
 import type { GraphiQLOptions, Plugin } from 'graphql-yoga';
 import { chooseEncoding, compress, type Encoding } from '../http/compression.js';
-import { GRAPHQL_PATH } from '../http/routes.js';
+import { asksForGraphiql, GRAPHQL_PATH } from '../http/routes.js';
 
 export const graphiql: GraphiQLOptions = {
   title: 'Package listing GraphQL',
@@ -46,8 +46,7 @@ export function graphiqlPage(): Plugin {
   };
   return {
     async onRequest({ request, url, endResponse, fetchAPI }) {
-      if (url.pathname !== GRAPHQL_PATH || request.method !== 'GET') return;
-      if (!request.headers.get('accept')?.includes('text/html')) return;
+      if (url.pathname !== GRAPHQL_PATH || !asksForGraphiql(request.method, request.headers.get('accept'))) return;
       const html = await bytes();
       const encoding = chooseEncoding(request.headers.get('accept-encoding'));
       let body: Uint8Array = html;

@@ -66,6 +66,18 @@ function asClientError<E>(error: E): E {
   }) as E;
 }
 
+type Result = Parameters<NonNullable<Plugin['onResultProcess']>>[0]['result'];
+
+/**
+ * A document that does not parse or validate is the client's mistake: 400 whatever the Accept header (yoga
+ * answers such errors with 200 to clients that accept only application/json, the legacy watershed). Only request
+ * errors: an answer without `data` (an execution error always comes with `data`); any other result as it is.
+ */
+export function withClientErrors(result: Result): Result {
+  if (Array.isArray(result) || !('errors' in result) || !result.errors?.length || 'data' in result) return result;
+  return { ...result, errors: result.errors.map(asClientError) };
+}
+
 /** armor's rules report `... limit of N exceeded, found M.`; their count is taken from there. */
 function armorRule(limit: 'aliases' | 'directives', max: number): ValidationRule {
   const make = limit === 'aliases' ? maxAliasesRule : maxDirectivesRule;
@@ -142,8 +154,34 @@ function overLimit(
   return null;
 }
 
+/**
+ * Verdicts kept per document, by operation and variables (up to a kilobyte of them): a document that comes back
+ * with the same variables is priced once.
+ */
+const VERDICTS_PER_DOCUMENT = 32;
+const REMEMBERED_VARIABLES = 1024;
+
+/** overLimit, remembered per document (the parse cache hands back the same document for the same text). */
+function rememberedVerdicts(limits: OperationLimits): typeof overLimit {
+  const verdicts = new WeakMap<DocumentNode, Map<string, GraphQLError | null>>();
+  return (args) => {
+    let known = verdicts.get(args.document);
+    if (!known) {
+      known = new Map();
+      verdicts.set(args.document, known);
+    }
+    const key = `${args.operationName ?? ''}\n${JSON.stringify(args.variableValues ?? null)}`;
+    const verdict = known.get(key);
+    if (verdict !== undefined) return verdict;
+    const made = overLimit(args, limits);
+    if (known.size < VERDICTS_PER_DOCUMENT && key.length <= REMEMBERED_VARIABLES) known.set(key, made);
+    return made;
+  };
+}
+
 export function operationLimits(limits: OperationLimits): Plugin {
   const rules = [queriesOnly, armorRule('aliases', limits.aliases), armorRule('directives', limits.directives)];
+  const verdictOf = rememberedVerdicts(limits);
   return {
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
@@ -160,20 +198,17 @@ export function operationLimits(limits: OperationLimits): Plugin {
     onValidate({ addValidationRule }) {
       for (const rule of rules) addValidationRule(rule);
     },
-    // A document that does not parse or validate is the client's mistake: 400 whatever the Accept header (yoga
-    // answers such errors with 200 to clients that accept only application/json, the legacy watershed).
     onResultProcess({ result, setResult }) {
-      // Only request errors: an answer without `data` (an execution error always comes with `data`).
-      if (Array.isArray(result) || !('errors' in result) || !result.errors?.length || 'data' in result) return;
-      setResult({ ...result, errors: result.errors.map(asClientError) });
+      const answered = withClientErrors(result);
+      if (answered !== result) setResult(answered);
     },
     onExecute({ args, setResultAndStopExecution }) {
-      const over = overLimit(args, limits);
+      const over = verdictOf(args, limits);
       if (over) setResultAndStopExecution({ errors: [over] });
     },
     // A subscription is priced as a query is, before it starts.
     onSubscribe({ args, setResultAndStopExecution }) {
-      const over = overLimit(args, limits);
+      const over = verdictOf(args, limits);
       if (over) setResultAndStopExecution({ errors: [over] });
     },
   };

@@ -20,9 +20,9 @@ export const NOT_SHARED = 'private, no-store';
  * The request headers an answer of the route depends on, besides Accept-Encoding and what the route says itself:
  * the v2 view's answers already say `Vary: Accept` (DRF's), Django's own pages (404, 400) depend on nothing.
  */
-function varyFor(pathname: string, headers: Headers, v2KeysRequired: boolean): readonly string[] {
+export function varyFor(pathname: string, varies: boolean, v2KeysRequired: boolean): readonly string[] {
   if (pathname === GRAPHQL_PATH) return ['Accept', 'Authorization'];
-  if (pathname === LISTING_PATH && v2KeysRequired && headers.has('vary')) return ['Authorization'];
+  if (pathname === LISTING_PATH && v2KeysRequired && varies) return ['Authorization'];
   return [];
 }
 
@@ -34,7 +34,7 @@ export function cacheHeaders(options: { v2KeysRequired: boolean }): Plugin {
   return {
     onResponse({ request, response }) {
       const { headers } = response;
-      const names = varyFor(new URL(request.url).pathname, headers, options.v2KeysRequired);
+      const names = varyFor(new URL(request.url).pathname, headers.has('vary'), options.v2KeysRequired);
       for (const name of names) addVary(headers, name);
       if (!headers.has('cache-control')) headers.set('cache-control', NOT_SHARED);
     },

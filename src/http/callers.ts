@@ -3,6 +3,7 @@
 // one the trusted proxy itself appended (earlier entries are whatever the client chose to send).
 import type { ApiKey, Credential } from '../api-keys.js';
 import { identify } from '../api-keys.js';
+import type { RequestHead } from './request-head.js';
 
 export interface Caller {
   /** The key checked against API_KEYS (GraphQL scopes). */
@@ -26,23 +27,36 @@ export interface CallerOptions {
   trustProxy: boolean;
 }
 
-export function callerIdentity(options: CallerOptions): (request: Request, server?: ServerContext) => Caller {
-  const known = new WeakMap<Request, Caller>();
+/** Who calls, from a request's headers (a fetch Request, or a node:http one at the edge) and its connection. */
+export type CallerOf = (request: RequestHead, server?: ServerContext) => Caller;
+
+/** Who calls, found anew at each call (the edge asks once a request). */
+export function identifyCaller(options: CallerOptions): CallerOf {
   return (request, server) => {
-    let caller = known.get(request);
-    if (caller) return caller;
     const authorization = request.headers.get('authorization');
     const graphql = identify(authorization, options.apiKeys);
     const v2 = options.v2ApiKeys ? identify(authorization, options.v2ApiKeys) : null;
     const address = clientAddress(request, server, options.trustProxy);
     const keyName = graphql.kind === 'key' ? graphql.key.name : v2?.kind === 'key' ? v2.key.name : undefined;
-    caller = { graphql, v2, address, rateKey: keyName ? `key:${keyName}` : `ip:${address}` };
-    known.set(request, caller);
+    return { graphql, v2, address, rateKey: keyName ? `key:${keyName}` : `ip:${address}` };
+  };
+}
+
+/** Who calls, found once per request (the app's plugins ask again and again). */
+export function callerIdentity(options: CallerOptions): CallerOf {
+  const known = new WeakMap<RequestHead, Caller>();
+  const identifyNow = identifyCaller(options);
+  return (request, server) => {
+    let caller = known.get(request);
+    if (!caller) {
+      caller = identifyNow(request, server);
+      known.set(request, caller);
+    }
     return caller;
   };
 }
 
-function clientAddress(request: Request, server: ServerContext | undefined, trustProxy: boolean): string {
+function clientAddress(request: RequestHead, server: ServerContext | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
     if (forwarded) return forwarded;

@@ -6,6 +6,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'graphql-yoga';
+import type { RequestHead } from './request-head.js';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -37,7 +38,7 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
  * The encoding an answer of this type and size goes out in for this request: none for HEAD (no body to encode),
  * for types that do not compress, and for answers under MIN_BYTES.
  */
-export function encodingFor(request: Request, contentType: string | null, byteLength: number): Encoding | null {
+export function encodingFor(request: RequestHead, contentType: string | null, byteLength: number): Encoding | null {
   if (request.method === 'HEAD' || !COMPRESSIBLE.test(contentType ?? '') || byteLength < MIN_BYTES) return null;
   return chooseEncoding(request.headers.get('accept-encoding'));
 }
@@ -54,11 +55,33 @@ export function compress(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Ar
   });
 }
 
+/** A Vary header list with `value` appended unless it is there already. */
+export function varyWith(vary: string | null | undefined, value: string): string {
+  if (!vary) return value;
+  const present = vary.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase());
+  return present ? vary : `${vary}, ${value}`;
+}
+
 /** Appends `value` to a Vary header list unless it is there already. */
 export function addVary(headers: Headers, value: string): void {
   const vary = headers.get('vary');
-  const present = (vary ?? '').split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase());
-  if (!present) headers.set('vary', vary ? `${vary}, ${value}` : value);
+  const added = varyWith(vary, value);
+  if (added !== vary) headers.set('vary', added);
+}
+
+/**
+ * An answer's body as compressResponses sends it: in the coding the request admits where that is worth it, and
+ * whether its headers say `Vary: Accept-Encoding` (every compressible answer that has a body).
+ */
+export async function compressedAnswer(
+  request: RequestHead,
+  contentType: string,
+  status: number,
+  body: Uint8Array,
+): Promise<{ vary: boolean; encoding: Encoding | null; body: Uint8Array }> {
+  if (!COMPRESSIBLE.test(contentType) || status === 204 || status === 304) return { vary: false, encoding: null, body };
+  const encoding = encodingFor(request, contentType, body.byteLength);
+  return { vary: true, encoding, body: encoding ? await compress(body, encoding) : body };
 }
 
 export function compressResponses(): Plugin {
@@ -74,10 +97,8 @@ export function compressResponses(): Plugin {
       const headers = new fetchAPI.Headers(response.headers);
       addVary(headers, 'Accept-Encoding');
       const plain = new Uint8Array(await response.arrayBuffer());
-      let body: Uint8Array = plain;
-      const encoding = encodingFor(request, type, plain.byteLength);
+      const { encoding, body } = await compressedAnswer(request, type, response.status, plain);
       if (encoding) {
-        body = await compress(plain, encoding);
         headers.set('content-encoding', encoding);
         headers.set('content-length', String(body.byteLength));
       }

@@ -12,23 +12,39 @@ const ALLOW_METHODS = 'GET, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, X-Request-Id';
 const EXPOSE_HEADERS = 'ETag, Retry-After, X-Request-Id';
 
+/** What CORS adds to an answer of /graphql, for the request's Origin. */
+export interface CorsPolicy {
+  /** Whether every answer says `Vary: Origin` (with a list of origins: the allowance depends on it). */
+  varyOrigin: boolean;
+  /** The Access-Control headers of an answer (the preflight's too) to a request from `origin` (null: none sent). */
+  answerHeaders(origin: string | null): Readonly<Record<string, string>> | null;
+}
+
 /** `origins`: ['*'] for any site without credentials, or the exact origins allowed, with credentials. */
-export function cors(origins: readonly string[]): Plugin {
+export function corsPolicy(origins: readonly string[]): CorsPolicy {
   const anyOrigin = origins.length === 1 && origins[0] === '*';
   const allowed = new Set(origins);
+  const any = Object.freeze({ 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSE_HEADERS });
+  return {
+    varyOrigin: !anyOrigin,
+    answerHeaders(origin) {
+      if (anyOrigin) return any;
+      if (origin === null || !allowed.has(origin)) return null;
+      return {
+        'access-control-allow-origin': origin,
+        'access-control-allow-credentials': 'true',
+        'access-control-expose-headers': EXPOSE_HEADERS,
+      };
+    },
+  };
+}
 
-  function headersFor(request: Request): Record<string, string> | null {
-    const origin = request.headers.get('origin');
-    if (origin === null) return null;
-    if (anyOrigin) return { 'access-control-allow-origin': '*' };
-    if (!allowed.has(origin)) return null;
-    return { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' };
-  }
-
+export function cors(policy: CorsPolicy): Plugin {
   return {
     onRequest({ request, url, fetchAPI, endResponse }) {
       if (url.pathname !== GRAPHQL_PATH || request.method !== 'OPTIONS') return;
-      const headers = headersFor(request);
+      const origin = request.headers.get('origin');
+      const headers = origin === null ? null : policy.answerHeaders(origin);
       endResponse(
         new fetchAPI.Response(null, {
           status: 204,
@@ -46,11 +62,10 @@ export function cors(origins: readonly string[]): Plugin {
     },
     onResponse({ request, response }) {
       if (new URL(request.url).pathname !== GRAPHQL_PATH) return;
-      if (!anyOrigin) addVary(response.headers, 'Origin');
-      const headers = anyOrigin ? { 'access-control-allow-origin': '*' } : headersFor(request);
+      if (policy.varyOrigin) addVary(response.headers, 'Origin');
+      const headers = policy.answerHeaders(request.headers.get('origin'));
       if (!headers) return;
       for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-      response.headers.set('access-control-expose-headers', EXPOSE_HEADERS);
     },
   };
 }

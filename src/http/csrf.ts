@@ -9,11 +9,17 @@ import { GRAPHQL_PATH } from './routes.js';
 
 const JSON_TYPES = new Set(['application/json', 'application/graphql-response+json', 'application/graphql+json']);
 
+/** The media type a POST's Content-Type names, lowercase, without parameters ('' without one). */
+const mediaTypeOf = (contentType: string | null | undefined) => contentType?.split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** Whether a POST to /graphql with this Content-Type is let through (a JSON type: browsers preflight those). */
+export const postIsJson = (contentType: string | null | undefined) => JSON_TYPES.has(mediaTypeOf(contentType));
+
 export function postsMustBeJson(): Plugin {
   return {
     onRequest({ request, url, fetchAPI, endResponse }) {
       if (url.pathname !== GRAPHQL_PATH || request.method !== 'POST') return;
-      const type = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+      const type = mediaTypeOf(request.headers.get('content-type'));
       if (JSON_TYPES.has(type)) return;
       endResponse(
         refusalResponse(fetchAPI.Response, request, url.pathname, {

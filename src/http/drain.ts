@@ -24,13 +24,15 @@ export function drainable(server: Server): Drainer {
   let stopping = false;
   let graceOver = false;
 
+  // One listener for every answer's close (it fires once): no closure made per request.
+  function closed(this: ServerResponse) {
+    responses.delete(this);
+    if (graceOver) server.closeIdleConnections();
+  }
   server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
     responses.add(response);
     if (stopping) response.shouldKeepAlive = false;
-    response.once('close', () => {
-      responses.delete(response);
-      if (graceOver) server.closeIdleConnections();
-    });
+    response.on('close', closed);
   });
 
   return {

@@ -132,8 +132,8 @@ function refuseWhileReceiving(
 
 const badRequest = (message: string): Refusal => ({ status: 400, code: 'BAD_REQUEST', message });
 
-/** Reads the body up to `limit` bytes; null when it is larger (the rest is not read). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
+/** Reads the body up to `limit` bytes; null when it is larger (the rest is not read); rejects if the client left. */
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -147,14 +147,35 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer | nul
       }
       chunks.push(chunk);
     };
+    let ended = false;
     request.on('data', onData);
-    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('end', () => {
+      ended = true;
+      resolve(Buffer.concat(chunks));
+    });
     request.once('error', reject);
+    // Closed before its end: the client left with its body unsent ('close' follows every request's end too).
+    request.once('close', () => {
+      if (!ended) reject(new Error('the client left before its body was read'));
+    });
   });
 }
 
+/**
+ * Answers a request before the app does (a kept answer sent at the edge: src/cache/edge-hits.ts), resolving true
+ * once it has; false (nothing written) leaves it to the app.
+ */
+export type BeforeTheApp = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  target: Target,
+) => false | Promise<boolean>;
+
 export interface EdgeOptions {
   maxBodyBytes: number;
+  /** Tried once the request has passed the edge's checks, before the app. */
+  beforeTheApp?: BeforeTheApp | undefined;
   /** Take the request id from X-Request-Id (set by a trusted proxy); otherwise one is made here. */
   trustProxy: boolean;
   /** The refusal of a request on a connection past its address's bound (src/http/sockets.ts), or null. */
@@ -175,26 +196,50 @@ type NodeHandler = (request: IncomingMessage, response: ServerResponse) => unkno
 export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
   return (request, response) => {
     const requestId = requestIdFor(request, options.trustProxy);
-    response.setHeader('x-request-id', requestId);
-    return requestContext.run({ requestId }, () => handle(app, options, request, response));
+    const toApp = () => {
+      response.setHeader('x-request-id', requestId);
+      return requestContext.run({ requestId }, () => app(request, response));
+    };
+    const first = (target: Target) => {
+      const early = options.beforeTheApp?.(request, response, requestId, target);
+      if (!early) return toApp();
+      return early.then((answered) => answered || toApp());
+    };
+    const target = passes(options, request, response, requestId);
+    if (target === null) return;
+    return target instanceof Promise ? target.then((read) => read && first(read)) : first(target);
   };
 }
 
-async function handle(
-  app: NodeHandler,
+/**
+ * The request's route once it has passed the checks above (a promise when a chunked body had to be read first,
+ * false if it was then refused), or null when it was answered here.
+ */
+function passes(
   { maxBodyBytes, refuseConnection }: EdgeOptions,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<unknown> {
+  requestId: string,
+): Target | Promise<Target | false> | null {
+  /** Answered here: with the request id, as every answer. */
+  const refused = (answer: () => void) => {
+    response.setHeader('x-request-id', requestId);
+    answer();
+    return null;
+  };
   const tooMany = refuseConnection?.(request);
-  if (tooMany) return refuseWhileReceiving(request, response, resolveTarget(request.url)?.path ?? '', tooMany);
+  if (tooMany) {
+    return refused(() => refuseWhileReceiving(request, response, resolveTarget(request.url)?.path ?? '', tooMany));
+  }
   if (!validHost(request.headers.host)) {
-    return refuse(request, response, resolveTarget(request.url)?.path ?? '', badRequest('Malformed Host header.'));
+    const path = resolveTarget(request.url)?.path ?? '';
+    return refused(() => refuse(request, response, path, badRequest('Malformed Host header.')));
   }
   const target = resolveTarget(request.url);
-  if (target === null) return notFound(request, response);
+  if (target === null) return refused(() => notFound(request, response));
   const pathname = target.path;
-  receivedQueries.set(request, target.query);
+  // Only the redirect to the slashed path copies the query exactly as received.
+  if (pathname === LISTING_PATH_WITHOUT_SLASH) receivedQueries.set(request, target.query);
   request.url = appTarget(target);
 
   const tooLarge: Refusal = {
@@ -203,21 +248,27 @@ async function handle(
     message: `The request body is larger than ${maxBodyBytes} bytes, the limit.`,
   };
   const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes) return refuseWhileReceiving(request, response, pathname, tooLarge);
+  if (declared > maxBodyBytes) return refused(() => refuseWhileReceiving(request, response, pathname, tooLarge));
   const coding = request.headers['content-encoding']?.trim().toLowerCase();
   if (pathname === GRAPHQL_PATH && coding && coding !== 'identity') {
-    return refuseWhileReceiving(request, response, pathname, {
-      status: 415,
-      code: 'UNSUPPORTED_MEDIA_TYPE',
-      message: `Send the request body uncompressed: Content-Encoding ${JSON.stringify(coding)} is not accepted.`,
-      headers: { 'accept-encoding': 'identity' },
-    });
+    return refused(() =>
+      refuseWhileReceiving(request, response, pathname, {
+        status: 415,
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message: `Send the request body uncompressed: Content-Encoding ${JSON.stringify(coding)} is not accepted.`,
+        headers: { 'accept-encoding': 'identity' },
+      }),
+    );
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.headers['transfer-encoding']) {
     // A chunked body's size is known only as it arrives: read it here, within the limit, and hand it on.
-    const body = await readBody(request, maxBodyBytes).catch(() => null);
-    if (body === null) return refuseWhileReceiving(request, response, pathname, tooLarge);
-    Object.assign(request, { body });
+    return readBody(request, maxBodyBytes)
+      .catch(() => null)
+      .then((body) => {
+        if (body === null) return refused(() => refuseWhileReceiving(request, response, pathname, tooLarge)) ?? false;
+        Object.assign(request, { body });
+        return target;
+      });
   }
-  return app(request, response);
+  return target;
 }

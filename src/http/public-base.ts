@@ -1,11 +1,12 @@
 // The base address the v2 links are built on. Never the request's Host header unless told to trust a proxy:
 // a client could otherwise make the service hand out links to any host.
 import type { Config } from '../config.js';
+import type { RequestHead } from './request-head.js';
 
-export function publicBaseFor(
-  config: Pick<Config, 'publicUrl' | 'trustProxy'>,
-  listening: string,
-): (request: Request) => string {
+/** The base address of the v2 links for a request (a fetch Request has a URL; a node:http one's head has not). */
+export type PublicBase = (request: Pick<RequestHead, 'headers'> & { url?: string }) => string;
+
+export function publicBaseFor(config: Pick<Config, 'publicUrl' | 'trustProxy'>, listening: string): PublicBase {
   if (config.publicUrl) {
     const fixed = config.publicUrl;
     return () => fixed;

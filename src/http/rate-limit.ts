@@ -5,9 +5,9 @@
 // through, or making the request wait.
 import type { Plugin } from 'graphql-yoga';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Caller, ServerContext } from './callers.js';
+import type { CallerOf, ServerContext } from './callers.js';
 import type { SharedRedis } from './redis.js';
-import { refusalResponse } from './refusals.js';
+import { type Refusal, refusalResponse } from './refusals.js';
 import { GRAPHQL_PATH, LISTING_PATH } from './routes.js';
 
 export interface RateLimitOptions {
@@ -15,7 +15,6 @@ export interface RateLimitOptions {
   requests: number;
   windowMs: number;
   redis: SharedRedis | undefined;
-  callerOf: (request: Request, server?: ServerContext) => Caller;
 }
 
 const LIMITED = new Set([GRAPHQL_PATH, LISTING_PATH]);
@@ -61,26 +60,61 @@ export function createCounter(options: CounterOptions): (key: string) => Promise
   };
 }
 
-export function rateLimit(options: RateLimitOptions): Plugin {
-  if (options.requests === 0) return {};
+/** The budget of requests per caller; `count` is what both the edge and the app's plugin call, once a request. */
+export interface RequestBudget {
+  count(rateKey: string): Promise<Count>;
+  /** The refusal of a request over the budget. */
+  refusal(msBeforeNext: number): Refusal;
+}
+
+/** The request budget, or undefined when limiting is off (RATE_LIMIT=0). */
+export function requestBudget(options: RateLimitOptions): RequestBudget | undefined {
+  if (options.requests === 0) return undefined;
   const count = createCounter({ ...options, keyPrefix: 'listing-rl' });
   const window = `${options.windowMs / 1000} s`;
   return {
+    count,
+    refusal(msBeforeNext) {
+      const wait = Math.max(1, Math.ceil(msBeforeNext / 1000));
+      return {
+        status: 429,
+        code: 'RATE_LIMITED',
+        message: `Too many requests: the limit is ${options.requests} per ${window} per client. Retry in ${wait} s.`,
+        v2Detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
+        headers: { 'retry-after': String(wait) },
+      };
+    },
+  };
+}
+
+/** Requests counted at the Node edge before the app saw them (a kept answer looked for): not counted again. */
+const countedAtTheEdge = new WeakMap<object, Count>();
+
+/**
+ * Counts a node:http request at the edge, once however often asked; the app's plugin takes the outcome instead of
+ * counting it again.
+ */
+export async function countAtTheEdge(budget: RequestBudget, request: object, rateKey: string): Promise<Count> {
+  const known = countedAtTheEdge.get(request);
+  if (known) return known;
+  const outcome = await budget.count(rateKey);
+  countedAtTheEdge.set(request, outcome);
+  return outcome;
+}
+
+/** Whether a request is one the budget counts (the doors, not a preflight). */
+const budgeted = (pathname: string, method: string) => LIMITED.has(pathname) && method !== 'OPTIONS';
+
+export function rateLimit(budget: RequestBudget | undefined, callerOf: CallerOf): Plugin {
+  if (!budget) return {};
+  return {
     async onRequest({ request, url, serverContext, fetchAPI, endResponse }) {
-      if (!LIMITED.has(url.pathname) || request.method === 'OPTIONS') return;
-      const caller = options.callerOf(request, serverContext as ServerContext);
-      const outcome = await count(caller.rateKey);
+      if (!budgeted(url.pathname, request.method)) return;
+      const server = serverContext as ServerContext;
+      const outcome =
+        (server.req && countedAtTheEdge.get(server.req)) ?? (await budget.count(callerOf(request, server).rateKey));
       if (outcome.allowed) return;
-      const wait = Math.max(1, Math.ceil(outcome.msBeforeNext / 1000));
-      endResponse(
-        refusalResponse(fetchAPI.Response, request, url.pathname, {
-          status: 429,
-          code: 'RATE_LIMITED',
-          message: `Too many requests: the limit is ${options.requests} per ${window} per client. Retry in ${wait} s.`,
-          v2Detail: `Request was throttled. Expected available in ${wait} second${wait === 1 ? '' : 's'}.`,
-          headers: { 'retry-after': String(wait) },
-        }),
-      );
+      endResponse(refusalResponse(fetchAPI.Response, request, url.pathname, budget.refusal(outcome.msBeforeNext)));
     },
   };
 }

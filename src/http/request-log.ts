@@ -1,10 +1,40 @@
 // One structured log line per request (method, path, status, duration, and the GraphQL operation's name), and
-// the HTTP duration metric. The request id comes with every line from the logger itself (src/logger.ts).
+// the HTTP duration metric. The request id comes with every line from the logger itself (src/logger.ts), or is
+// given where the line is written outside the request's context (a kept answer sent at the Node edge).
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { type Metrics, methodLabel, routeLabel } from './metrics.js';
 
-export function requestLogPlugin(logger: Logger, metrics: Metrics): Plugin {
+export interface Answered {
+  method: string;
+  path: string;
+  status: number;
+  seconds: number;
+  operation?: string | undefined;
+  requestId?: string;
+}
+
+/** Logs an answered request and times it in the HTTP duration metric. */
+export type RecordRequest = (answered: Answered) => void;
+
+export function requestRecorder(logger: Logger, metrics: Metrics): RecordRequest {
+  return ({ method, path, status, seconds, operation, requestId }) => {
+    metrics.http.observe({ method: methodLabel(method), route: routeLabel(path), status: String(status) }, seconds);
+    const level = status >= 500 ? 'warn' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    const line = {
+      ...(requestId !== undefined && { requestId }),
+      method,
+      path,
+      ...(operation !== undefined && { operation }),
+      status,
+      durationMs: Math.round(seconds * 10000) / 10,
+    };
+    logger[level](line, 'request');
+  };
+}
+
+export function requestLogPlugin(record: RecordRequest): Plugin {
   const started = new WeakMap<Request, number>();
   const operations = new WeakMap<Request, string>();
   return {
@@ -18,21 +48,13 @@ export function requestLogPlugin(logger: Logger, metrics: Metrics): Plugin {
     onResponse({ request, response }) {
       const start = started.get(request);
       if (start === undefined) return;
-      const seconds = (performance.now() - start) / 1000;
-      const path = new URL(request.url).pathname;
-      metrics.http.observe(
-        { method: methodLabel(request.method), route: routeLabel(path), status: String(response.status) },
-        seconds,
-      );
-      const line = {
+      record({
         method: request.method,
-        path,
-        ...(operations.has(request) && { operation: operations.get(request) }),
+        path: new URL(request.url).pathname,
         status: response.status,
-        durationMs: Math.round(seconds * 10000) / 10,
-      };
-      if (response.status >= 500) logger.warn(line, 'request');
-      else logger.info(line, 'request');
+        seconds: (performance.now() - start) / 1000,
+        operation: operations.get(request),
+      });
     },
   };
 }

@@ -22,3 +22,7 @@ export const V2_HEADERS = {
   vary: 'Accept',
   allow: 'GET, HEAD, OPTIONS',
 } as const;
+
+/** GET /graphql from a browser (an Accept with text/html): GraphiQL's page, as yoga decides it. */
+export const asksForGraphiql = (method: string, accept: string | null | undefined): boolean =>
+  method === 'GET' && accept?.includes('text/html') === true;

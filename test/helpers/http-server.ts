@@ -4,13 +4,22 @@ import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppSettings, createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
-import { guardEdge } from '../../src/http/edge.js';
+import { type BeforeTheApp, guardEdge } from '../../src/http/edge.js';
 import type { EventStreams } from '../../src/http/event-streams.js';
-import { listeningBase, publicBaseFor } from '../../src/http/public-base.js';
+import { listeningBase, type PublicBase, publicBaseFor } from '../../src/http/public-base.js';
+import type { Logger } from '../../src/logger.js';
 
 export interface ServedApp {
   url: string;
+  /** Requests answered at the Node edge from a kept answer (src/cache/edge-hits.ts), before the app. */
+  edgeAnswered(): number;
   close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  /** Kept answers sent at the Node edge, as the server does (default); false: every request goes to the app. */
+  edgeHits?: boolean;
+  logger?: Logger;
 }
 
 export async function serveApp(
@@ -18,16 +27,37 @@ export async function serveApp(
   settings: Partial<AppSettings>,
   publicUrl?: string,
   streams?: EventStreams,
+  { edgeHits = true, logger }: ServeOptions = {},
 ): Promise<ServedApp> {
-  let base = (_request: Request) => '';
-  const app = createApp({ db, settings, publicBase: (request) => base(request), ...(streams && { streams }) });
+  let base: PublicBase = () => '';
+  const app = createApp({
+    db,
+    settings,
+    publicBase: (request) => base(request),
+    ...(streams && { streams }),
+    ...(logger && { logger }),
+  });
   const trustProxy = settings.trustProxy ?? false;
-  const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy }));
+  let answered = 0;
+  const hits = app.atTheEdge;
+  const beforeTheApp: BeforeTheApp | undefined =
+    edgeHits && hits
+      ? (...args) => {
+          const early = hits(...args);
+          if (!early) return false;
+          return early.then((sent) => {
+            if (sent) answered += 1;
+            return sent;
+          });
+        }
+      : undefined;
+  const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy, beforeTheApp }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   base = publicBaseFor({ publicUrl, trustProxy }, listeningBase('127.0.0.1', port));
   return {
     url: `http://127.0.0.1:${port}`,
+    edgeAnswered: () => answered,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
