@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { DEFAULT_LIMITS } from '../../src/config.js';
-import { PACKAGE_DOCUMENTS, PHOTOGRAPHER_DOCUMENTS, READ_MODEL_CURRENT } from '../../src/db/write/read-model.js';
+import { PACKAGE_DOCUMENTS, PHOTOGRAPHER_DOCUMENTS } from '../../src/db/write/read-model.js';
+import { READ_MODEL_CURRENT } from '../../src/db/write/read-model-rebuild.js';
 import { seedDemoData } from '../../src/demo/seed.js';
 import { V2ListingPageFromFieldsDocument } from '../../src/generated/graphql/graphql.js';
 import { importSource } from '../../src/import/importer.js';
