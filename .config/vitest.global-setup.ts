@@ -7,10 +7,6 @@ import { ensureTemplates } from '../test/helpers/templates.js';
 
 export default async function setup(): Promise<void> {
   const root = fileURLToPath(new URL('..', import.meta.url));
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
-  execFileSync(process.execPath, ['dist/cli/fingerprint.js'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   await ensureTemplates();
 }

@@ -1,5 +1,6 @@
-// The embedded default as a newcomer meets it: `npm start` on a new data directory, which makes the database and
-// loads the demo data, then serves. Its resident memory just after start, and after a few pages.
+// The embedded default as a newcomer meets it: `npm start` on a new data directory, which copies the demo database
+// `npm install` made (or makes it, where none was made for this build), then serves. Its resident memory just after
+// start, and after a few pages.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -26,6 +26,7 @@ export const READS_NO_SETTINGS = [
   'db:migration',
   'docs:config',
   'db:template',
+  'db:demo-data',
 ];
 
 const scripts = (names: string[]) => names.map((name) => `\`${name === 'start' ? 'npm start' : `npm run ${name}`}\``);

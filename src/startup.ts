@@ -3,14 +3,15 @@
 // that is asked for. Expected failures become one clear line (StartupError); nothing is written when a step fails.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { type Config, ConfigError } from './config.js';
+import { type Config, ConfigError, DEMO_PACKAGES } from './config.js';
 import { type Database, DatabaseUnavailableError, openDatabase } from './db/client.js';
-import { DataDirError, isNewDataDir } from './db/data-dir.js';
+import { DataDirError, holdDataDir, isNewDataDir } from './db/data-dir.js';
 import { MigrationError, migrate, pendingMigrations } from './db/migrate.js';
-import { READ_MODEL_CURRENT, rebuildReadModel } from './db/write/read-model.js';
+import { copyPreparedData, keepPreparedData, renewListingVersion } from './db/prepared-data.js';
+import { READ_MODEL_CURRENT, rebuildReadModel } from './db/write/read-model-rebuild.js';
 import { countPackages, seedDemoData } from './demo/seed.js';
 import type { Logger } from './logger.js';
-import { describeFailure } from './messages.js';
+import { describeFailure, firstLine } from './messages.js';
 
 /** A start-up failure with a message fit for the operator as it is. */
 export class StartupError extends Error {}
@@ -24,15 +25,17 @@ export function describeStartupFailure(error: unknown, expected: ErrorClass[] = 
 }
 
 /**
- * Opens the database for the server, brought up to date. A new embedded database is first made (initdb, the
- * migrations, the demo data) by a process of its own (src/first-start.ts): PGlite's WebAssembly memory grows to
- * about 700 MB for that and never shrinks, and the server that opens the made database afterwards holds a third
- * of it. `here` prepares it in this process (what that process does).
+ * Opens the database for the server, brought up to date. A new embedded database is first made: copied from the
+ * prepared demo data where that is this start's database (src/db/prepared-data.ts), else (initdb, the migrations,
+ * the demo data) by a process of its own (src/first-start.ts): PGlite's WebAssembly memory grows to about 700 MB
+ * for that and never shrinks, and the server that opens the made database afterwards holds a third of it. `here`
+ * prepares it in this process (what that process does).
  */
 export async function prepareDatabase(config: Config, log: Logger, here = false): Promise<Database> {
   const { database } = config;
+  let copied = false;
   if (!here && database.kind === 'pglite' && database.dataDir !== 'memory://' && isNewDataDir(database.dataDir)) {
-    await firstStart();
+    copied = await makeNewDatabase(config, database.dataDir, log);
   }
   const db = await openDatabase(config.database, {
     pool: config.pool,
@@ -44,6 +47,7 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
   try {
     await db.withStartupLock(
       async () => {
+        if (copied) await renewListingVersion(db);
         // Asked first: the schema engine (WebAssembly, tens of MB) is loaded only when there is work for it.
         const pending = await pendingMigrations(db);
         if (config.migrate === 'auto' && pending.length > 0) {
@@ -72,6 +76,39 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
     await db.close().catch(() => {});
     throw error;
   }
+}
+
+/**
+ * Makes a new embedded database in `dataDir`: a copy of the prepared demo data when it is the database this start
+ * would make (the default demo listing, migrations applied at start), else in a process of its own, which is then
+ * kept as the prepared data for the next first start. True when it was copied.
+ */
+async function makeNewDatabase(config: Config, dataDir: string, log: Logger): Promise<boolean> {
+  const prepared = config.migrate === 'auto' && config.seedPackages === DEMO_PACKAGES;
+  if (prepared) {
+    const started = Date.now();
+    const outcome = copyPreparedData(dataDir, config.seedPackages);
+    if (outcome.copied) {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      log.info(`loaded ${config.seedPackages} demo packages: the prepared database copied in ${seconds} s`);
+      return true;
+    }
+    log.info(`the prepared demo database is not used (${outcome.reason}): making the database`);
+  }
+  await firstStart();
+  if (prepared) {
+    // Held meanwhile, so that nothing writes to it while it is read.
+    const hold = holdDataDir(dataDir);
+    try {
+      log.info(`kept the new database as the prepared demo data: ${keepPreparedData(dataDir, config.seedPackages)}`);
+    } catch (error) {
+      // Where the compiled code is read-only (the image), the next first start makes its database the same way.
+      log.info(`the new database was not kept as the prepared demo data: ${firstLine(error)}`);
+    } finally {
+      hold.release();
+    }
+  }
+  return false;
 }
 
 /**

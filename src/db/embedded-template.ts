@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 
 /** PGlite's version, from its package.json (its exports do not name that file). */
-function pgliteVersion(): string {
+export function pgliteVersion(): string {
   let dir = dirname(require.resolve('@electric-sql/pglite'));
   for (;;) {
     try {
