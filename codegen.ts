@@ -19,6 +19,29 @@ writeFileSync(
   `# Written by codegen.ts from the schema: every field of a package. Do not edit.\nfragment FullPackage on Package {\n${selectionText(everyField(schema.getType('Package') as GraphQLObjectType))}\n}\n`,
 );
 
+/**
+ * A storefront's typed documents for a plain fetch; persisted-documents.json beside them is the manifest a server
+ * takes in PERSISTED_OPERATIONS (hash -> document), whose hashes a client sends for APQ too. `hashOnly`: each
+ * document carries its hash alone, and its text stays in the manifest (so a bundle holds it once).
+ */
+function storefrontClient(documents: string[], hashOnly = false) {
+  return {
+    documents,
+    preset: 'client' as const,
+    presetConfig: {
+      fragmentMasking: false,
+      persistedDocuments: hashOnly ? { mode: 'replaceDocumentWithHash' as const } : true,
+    },
+    config: {
+      documentMode: 'string',
+      useTypeImports: true,
+      importExtension: '.js',
+      enumsAsTypes: true,
+      scalars: { Decimal: 'string', DateTime: 'string', JSON: 'unknown' },
+    },
+  };
+}
+
 const config: CodegenConfig = {
   schema: schemaText(),
   ignoreNoDocuments: true,
@@ -26,7 +49,8 @@ const config: CodegenConfig = {
   config: { sort: false },
   generates: {
     'src/generated/graphql/': {
-      documents: ['src/**/*.graphql', 'test/**/*.graphql', '!src/graphql/schema.graphql'],
+      // Not the installed ecosystem tools (test/ecosystem/node_modules), which ship .graphql files of their own.
+      documents: ['src/**/*.graphql', 'test/**/*.graphql', '!src/graphql/schema.graphql', '!**/node_modules/**'],
       preset: 'client',
       presetConfig: { fragmentMasking: false },
       config: {
@@ -37,20 +61,15 @@ const config: CodegenConfig = {
       },
     },
     // The storefront example's typed client: documents as strings, for a plain fetch (docs/graphql.md, "Typed clients").
-    'examples/storefront/generated/': {
+    'examples/storefront/generated/': storefrontClient([
+      'examples/storefront/**/*.ts',
+      '!examples/storefront/generated/**',
       // Not relay/: those are Relay's documents, compiled by relay-compiler (its directives are its own).
-      documents: ['examples/storefront/**/*.ts', '!examples/storefront/generated/**', '!examples/storefront/relay/**'],
-      preset: 'client',
-      // persisted-documents.json: the manifest a server takes in PERSISTED_OPERATIONS (hash -> document).
-      presetConfig: { fragmentMasking: false, persistedDocuments: true },
-      config: {
-        documentMode: 'string',
-        useTypeImports: true,
-        importExtension: '.js',
-        enumsAsTypes: true,
-        scalars: { Decimal: 'string', DateTime: 'string', JSON: 'unknown' },
-      },
-    },
+      '!examples/storefront/relay/**',
+      '!examples/storefront/web/**',
+    ]),
+    // The web storefront's (docs/storefront.md), apart from the example's, so that its bundle carries its own only.
+    'examples/storefront/web/generated/': storefrontClient(['examples/storefront/web/*.graphql'], true),
   },
 };
 

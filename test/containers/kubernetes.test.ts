@@ -11,12 +11,14 @@
 // up as the manifest says (user 1000, read-only root, the memory limit) and its probes must answer.
 //
 // Every document of every manifest in deploy/kubernetes/ is validated against the Kubernetes API's JSON schemas
-// (the kubernetes-models package, generated from the Kubernetes OpenAPI document).
+// (the kubernetes-models package, generated from the Kubernetes OpenAPI document: an ecosystem tool, installed on
+// first need by test/helpers/ecosystem.ts).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
+import { ecosystemTools } from '../helpers/ecosystem.js';
 import { inspect, LABEL, note, podman, podmanAsync, ROOT } from './podman.js';
 
 const DIR = join(ROOT, 'deploy/kubernetes');
@@ -26,7 +28,10 @@ type Doc = { apiVersion: string; kind: string; metadata: { name: string }; [key:
 const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((doc) => doc.toJS() as Doc);
 const byKind = (kind: string) => docs.find((doc) => doc.kind === kind) as Doc;
 
-describe('every manifest in deploy/kubernetes/', () => {
+const models = await ecosystemTools('the Kubernetes schema check');
+type KubernetesModel = new (doc: Doc) => { validate(): void };
+
+describe.skipIf(!models.available)('every manifest in deploy/kubernetes/', () => {
   const files = readdirSync(DIR).filter((name) => /\.ya?ml$/.test(name));
   for (const file of files) {
     it(`${file}: every document valid against the Kubernetes schemas`, async () => {
@@ -34,7 +39,7 @@ describe('every manifest in deploy/kubernetes/', () => {
       for (const doc of all) {
         const [group, version] = doc.apiVersion.includes('/') ? doc.apiVersion.split('/') : ['', doc.apiVersion];
         const path = group ? `kubernetes-models/${group}/${version}/${doc.kind}` : `kubernetes-models/v1/${doc.kind}`;
-        const Model = (await import(path))[doc.kind];
+        const Model = (await models.load<Record<string, KubernetesModel>>(path))[doc.kind] as KubernetesModel;
         expect(Model, `${doc.apiVersion} ${doc.kind}`).toBeDefined();
         expect(() => new Model(doc).validate(), `${doc.kind} ${doc.metadata.name}`).not.toThrow();
       }

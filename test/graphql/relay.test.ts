@@ -1,7 +1,7 @@
 // Relay's Global Object Identification: `node(id:)` and `nodes(ids:)` find a listed package or photographer by
 // the id it already has, null for anything else; `nodes` is priced per id; and relay-compiler compiles the
 // storefront's Relay fragments (examples/storefront/relay), two of them @refetchable, into refetch queries this
-// server answers.
+// server answers. relay-compiler is an ecosystem tool, installed on first need (test/helpers/ecosystem.ts).
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { createApp } from '../../src/app.js';
 import { LISTING_VERSION } from '../../src/db/sql.js';
 import { SCHEMA_FILE } from '../../src/graphql/schema.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
+import { ecosystemTools } from '../helpers/ecosystem.js';
 import { graphql, PRIVATE_KEY, TEST_KEYS } from '../helpers/graphql.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -90,7 +91,9 @@ describe(`node and nodes on ${engineName}`, () => {
   });
 });
 
-describe('relay-compiler on the storefront fragments', () => {
+const relay = await ecosystemTools('relay-compiler on the storefront fragments');
+
+describe.skipIf(!relay.available)('relay-compiler on the storefront fragments', () => {
   const work = mkdtempSync(join(tmpdir(), 'relay-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -105,7 +108,7 @@ describe('relay-compiler on the storefront fragments', () => {
       artifactDirectory: './__generated__',
     };
     writeFileSync(join(work, 'relay.config.json'), JSON.stringify(config));
-    execFileSync(join(ROOT, 'node_modules/.bin/relay-compiler'), { cwd: work, stdio: 'pipe' });
+    execFileSync(relay.path('.bin/relay-compiler'), { cwd: work, stdio: 'pipe' });
 
     const artifact = readFileSync(join(work, '__generated__/PackageCardRefetchQuery.graphql.ts'), 'utf8');
     const text = JSON.parse(/"text": ("(?:[^"\\]|\\.)*")/.exec(artifact)?.[1] ?? '""') as string;
