@@ -22,8 +22,14 @@ export interface ImportFigures {
   readModelMb: number;
 }
 
-/** The tables the read model holds (prisma/schema.prisma); the rest is the listing as imported. */
-const READ_MODEL_TABLES = ['package_document', 'photographer_document', 'listing_summary', 'read_model_state'];
+/** The tables derived from the listing (the read model, the search documents); the rest is the listing as imported. */
+const READ_MODEL_TABLES = [
+  'package_document',
+  'photographer_document',
+  'listing_summary',
+  'read_model_state',
+  'package_search',
+];
 
 /** Runs statements on the server's `postgres` database, beside the one `url` names (whose quoted name it passes). */
 async function onServer(url: string, statements: (name: string) => string[]): Promise<void> {

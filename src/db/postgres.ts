@@ -19,6 +19,7 @@ import { postgresReadPath } from './postgres-read.js';
 import { type PoolGauges, type ReadTarget, routeReads } from './replicas.js';
 import { LISTING_VERSION } from './sql.js';
 import type { StatementObserver, StatementTarget } from './statements.js';
+import { withWholeScripts } from './whole-scripts.js';
 
 export type PostgresConfig = Extract<Config['database'], { kind: 'postgresql' }>;
 
@@ -226,7 +227,7 @@ export async function openPostgres(config: PostgresConfig, observer: StatementOb
     /** The direct connection, one session of its own (migrations: see Database.withOwnSession). */
     ownSessionFactory: async () => {
       const single = newPool(directUrl, settings, quiet && config.directUrl === undefined, 1);
-      return { factory: new PrismaPg(single), close: () => single.end() };
+      return { factory: withWholeScripts(new PrismaPg(single), single), close: () => single.end() };
     },
     read: postgresReadPath(pool, observer, settings, {
       names: namesOf('primary'),

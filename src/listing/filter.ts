@@ -1,7 +1,6 @@
 // The storefront's filter on the listing: its rules, its canonical form (what caches and cursors are keyed by)
 // and the SQL condition it stands for. Every part is optional; the parts combine with AND.
 import { createHash } from 'node:crypto';
-import { SEARCH_DOCUMENT } from '../db/sql.js';
 
 export interface NearPoint {
   /** Decimal degrees as text, as the columns hold them. */
@@ -128,21 +127,30 @@ export const distanceSql = (lat: string, lng: string) =>
   `(${2 * EARTH_RADIUS_KM} * asin(least(1, sqrt(power(sin(radians(p."latitude" - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(p."latitude")) * power(sin(radians(p."longitude" - ${lng}) / 2), 2)))))`;
 
 export interface SqlCondition {
-  /** A condition on the package row `p`; `TRUE` for the empty filter. */
+  /**
+   * A condition on the package row `p` and, when `search`, its search document `sd` (joined with searchJoin);
+   * `TRUE` for the empty filter.
+   */
   text: string;
   params: unknown[];
   /** The SQL of the distance to `near`, when the filter has it (for DISTANCE ordering). */
   distance?: string;
   /** The SQL of the search's rank, higher first, when the filter has a search (for RELEVANCE ordering). */
   rank?: string;
+  /** The condition reads the search document `sd`: the query must join it. */
+  search: boolean;
+  /** The condition reads package columns (`p`) beyond its search. */
+  readsPackage: boolean;
 }
 
+/** Joins a package's search document as `sd` (prisma/schema.prisma: PackageSearch), by the package id's SQL. */
+export const searchJoin = (packageId: string) => `JOIN package_search sd ON sd.package_id = ${packageId}`;
+
 /**
- * How well a package row `p` matches a search: the words' weights add up, a title's above the tag keywords'
- * above the category name's (ts_rank's weights A, B, C: 1.0, 0.4, 0.2).
+ * How well a search document matches a search: the words' weights add up, a title's above the tag keywords'
+ * above the category name's (ts_rank's weights A, B, C: 1.0, 0.4, 0.2; the document holds them).
  */
-const searchRank = (query: string) =>
-  `ts_rank(setweight(to_tsvector('simple', p."title"), 'A') || setweight(to_tsvector('simple', p."tag_keywords"), 'B') || setweight(to_tsvector('simple', p."category_name"), 'C'), ${query})`;
+const searchRank = (query: string) => `ts_rank(sd.document, ${query})`;
 
 /** The filter as a SQL condition; its parameters are numbered from `firstParam`. */
 export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondition {
@@ -171,7 +179,7 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
       filter.correctedSearch !== undefined
         ? `to_tsquery('simple', ${param(filter.correctedSearch, 'text')})`
         : `to_tsquery('simple', regexp_replace(plainto_tsquery('simple', ${param(filter.search, 'text')})::text, '''$', ''':*'))`;
-    parts.push(`${SEARCH_DOCUMENT} @@ ${query}`);
+    parts.push(`sd.document @@ ${query}`);
     rank = searchRank(query);
   }
   if (filter.near) {
@@ -186,5 +194,13 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
     distance = distanceSql(lat, lng);
     parts.push(`p."latitude" BETWEEN ${south} AND ${north}`, `${distance} <= ${radius}`);
   }
-  return { text: parts.length > 0 ? parts.join(' AND ') : 'TRUE', params, distance, rank };
+  const search = filter.search !== undefined;
+  return {
+    text: parts.length > 0 ? parts.join(' AND ') : 'TRUE',
+    params,
+    distance,
+    rank,
+    search,
+    readsPackage: parts.length > (search ? 1 : 0),
+  };
 }

@@ -11,7 +11,7 @@ import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
 import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
 import { type Category, categoriesPart } from './categories.js';
 import { type FacetColumns, facetColumnsPart } from './facets.js';
-import type { PackageFilter, SqlCondition } from './filter.js';
+import { type PackageFilter, type SqlCondition, searchJoin } from './filter.js';
 import { type MatchOrder, type MatchSets, matchKey } from './matches.js';
 import type {
   ImageRow,
@@ -299,7 +299,10 @@ export function createStore(sql: ReadSession, matchSets: MatchSets, lastSeen: La
       limit: number,
       fields: PackageFields,
     ): Promise<{ rows: PackageRow[]; listing: Listing }> {
-      const join = withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '';
+      const join = [
+        condition.search ? searchJoin('p.id') : '',
+        withPhotographer ? 'JOIN photographer ph ON ph.id = p.photographer_id' : '',
+      ].join(' ');
       const { columns, joins } = packageColumns(fields, asText);
       const read = await sql.withListing<PackageRow>(
         {

@@ -55,7 +55,8 @@ describe('the code and the migrated tables', () => {
   });
 
   it('every model of the Prisma schema is a table with the columns the read path selects', async () => {
-    const all = await columns();
+    // A search document (tsvector) is an Unsupported field to Prisma: in the schema, never in what it selects.
+    const all = (await columns()).filter((column) => column.data_type !== 'tsvector');
     const models = Object.keys(getDatamodel().datamodel.models);
     for (const model of models as ModelName[]) {
       const selected = scalarFields(model)

@@ -4,7 +4,6 @@
 // took 1.3 s and the facet columns 1.5 s at 100,000 packages, both growing with the listing; the summary is one
 // row whose facet columns are packed binary (src/listing/facets.ts unpacks them), read in milliseconds. The
 // categories with their counts are kept beside them.
-import { SEARCH_DOCUMENT } from '../sql.js';
 
 /** Photographers numbered 0..n-1 in identifier order: a package's facet column names its photographer so. */
 const RANKED = `ranked AS (SELECT id, name, (row_number() OVER (ORDER BY id) - 1)::int AS ordinal FROM photographer)`;
@@ -12,7 +11,8 @@ const RANKED = `ranked AS (SELECT id, name, (row_number() OVER (ORDER BY id) - 1
 /** The words of the listed packages' search documents, with how many packages have each. */
 const VOCABULARY = `vocabulary AS (SELECT coalesce(array_agg(word ORDER BY word), '{}') AS words,
     coalesce(array_agg(ndoc ORDER BY word), '{}') AS counts
-  FROM ts_stat($$SELECT ${SEARCH_DOCUMENT} FROM package p WHERE p.status = 1$$))`;
+  FROM ts_stat($$SELECT sd.document FROM package_search sd JOIN package p ON p.id = sd.package_id
+    WHERE p.status = 1$$))`;
 
 /**
  * The categories of the listed packages with their counts, by code. Per code, one name: the one most listed
