@@ -2,46 +2,24 @@
 // Opens /graphql as a browser does, runs the default query and reads the result pane. Fails if any part of the
 // page (script, styles, workers, fonts) comes from anywhere else, e.g. yoga's default CDN page.
 //
-// It needs a Chromium (Debian's: `apt-get install chromium`, or CHROMIUM_PATH). Where none is found it is
-// skipped with one line saying so, so that `npm test` passes on a newcomer's machine; under CI (CI=true) a
-// missing browser fails the run instead.
-import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+// It needs a Chromium (Debian's: `apt-get install chromium`, or CHROMIUM_PATH): test/helpers/chromium.ts.
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphiql } from '../../src/graphql/graphiql.js';
+import { browserTestsRun, launchChromium } from '../helpers/chromium.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { copyOfTemplate } from '../helpers/templates.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const found = existsSync(CHROMIUM);
-const inCi = process.env.CI === 'true';
-if (!found && !inCi) {
-  console.warn(
-    `GraphiQL browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH).`,
-  );
-}
+const runs = browserTestsRun('GraphiQL browser test');
 
 let server: ServerProcess | undefined;
 let browser: Browser | undefined;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  if (!found && !inCi) return;
-  if (!found) throw new Error(`CI=true and no Chromium at ${CHROMIUM}: install it (apt-get install chromium)`);
+  if (!runs) return;
   server = await startServer({ DATA_DIR: copyOfTemplate(), SEED_PACKAGES: '30' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -62,7 +40,7 @@ function editorText(text: string | null): string {
   return (text ?? '').replace(/\u00a0/g, ' ');
 }
 
-describe.skipIf(!found && !inCi)('GraphiQL', () => {
+describe.runIf(runs)('GraphiQL', () => {
   it('is served from the server alone and runs the default query', { timeout: 120_000 }, async () => {
     if (!server || !browser) throw new Error('setup failed');
     const { url } = server;
