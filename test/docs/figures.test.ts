@@ -1,5 +1,6 @@
 // Figures the docs state that come from one source each, and the rule that the docs stand alone: the query costs
-// of security.md (priced by the same code that refuses operations), the first start's figure (bench/first-start.json,
+// of security.md (priced by the same code that refuses operations), the README's performance table (made from the
+// results files by bench/readme-figures.ts), the first start's figure (bench/first-start.json,
 // which `npm run bench:first-start` writes), the listing sizes' tables and chart (bench/scale.json, which
 // `npm run bench:scale` writes), and no guide sending the reader outside the repository.
 import { readFileSync } from 'node:fs';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { type DocumentNode, Kind, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { firstStartFigure, firstStartRecord } from '../../bench/first-start-figure.js';
+import { newestPostgresRun, readmePerformanceRows } from '../../bench/readme-figures.js';
 import { readScaleRecord } from '../../bench/scale/record.js';
 import { CHART_FILE, documentedScaleSection, scaleChart, scaleSection } from '../../bench/scale/report.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
@@ -38,6 +40,38 @@ describe('figures the docs state', () => {
     const figure = firstStartFigure(record);
     expect(read('README.md')).toContain(`| \`npm start\` on a fresh clone | ${figure}:`);
     expect(read('docs/benchmarks.md')).toContain(`was ${figure} (\`npm run bench:first-start\``);
+  });
+
+  it("the README's performance table is the results files' (results.md's newest run, scale.json, first-start.json)", () => {
+    const rows = readmePerformanceRows();
+    expect(rows.length).toBeGreaterThanOrEqual(8);
+    expect(read('README.md')).toContain(`|---|---| ${rows.join(' ')} ## Where to read on`);
+  });
+
+  it('reads the newest run of bench/results.md, and names a row it cannot find', () => {
+    const table = (label: string, rps: string) =>
+      `| ${label} | ${rps} | 100% | 1 | 2 | 0 | 1.00 | 0.125 | 0.020 | 150 |`;
+    const results = [
+      '# Benchmark results',
+      '## 2026-11-28 11:00 UTC, commit aaaaaaa',
+      '### PostgreSQL',
+      table('GraphQL GET 24 cards, filter matching ~90%, from the cache', '5,000.0'),
+      table('hit limit: node:http writing the same answer from memory', '8,000.0'),
+      "The server's lifetime peak RSS (VmHWM) was 231 MB.",
+      '### PGlite (embedded)',
+      table('GraphQL GET 24 cards, filter matching ~90%, from the cache', '9.0'),
+      '## 2026-11-27 19:21 UTC, commit bbbbbbb',
+      '### PostgreSQL',
+      table('REST v2 first page (limit 50)', '1.0'),
+    ].join('\n');
+    const run = newestPostgresRun(results);
+    expect(run.heading).toBe('2026-11-28 11:00 UTC, commit aaaaaaa');
+    expect(run.rows.map((r) => [r.label, r.requestsPerSecond, r.cpuMs])).toEqual([
+      ['GraphQL GET 24 cards, filter matching ~90%, from the cache', 5000, 0.125],
+      ['hit limit: node:http writing the same answer from memory', 8000, 0.125],
+    ]);
+    expect(run.highWaterMb).toBe(231);
+    expect(() => readmePerformanceRows(run, null)).toThrow('has no row "REST v2 first page (limit 50)"');
   });
 
   it("benchmarks.md's listing sizes and docs/scale.svg are bench/scale.json's", () => {
