@@ -234,8 +234,13 @@ describe('rate limits', () => {
       apiKeys: keys,
     };
     const [a, b] = [appWith(settings), appWith(settings)];
-    // Until its connection is up (a few ms), an instance counts in memory: give both a moment.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Until its connection is up, an instance counts in memory: wait until both say Redis is ok (a few ms on a
+    // quiet machine; a fixed 300 ms wait was not always enough on a loaded CI).
+    const redisOk = async (app: typeof a) =>
+      ((await (await app.fetch(`${ORIGIN}/healthz`)).json()) as { redis?: string }).redis === 'ok';
+    for (let i = 0; i < 100 && !((await redisOk(a)) && (await redisOk(b))); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     try {
       const statuses = [];
       for (const app of [a, b, a, b, a]) statuses.push((await graphql(app, '{ __typename }', {}, { key })).status);
