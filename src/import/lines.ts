@@ -29,6 +29,14 @@ export class LineTooLong extends SourceError {
   }
 }
 
+/** The refusal of line `line` under `bounds`, naming the setting's bound and what the lines are of. */
+const lineTooLong = (bounds: LineBounds, line: number) =>
+  new LineTooLong(
+    bounds.where ?? 'the input',
+    line,
+    bounds.namedMaxBytes ?? bounds.maxLineBytes ?? Number.POSITIVE_INFINITY,
+  );
+
 const NEWLINE = 0x0a;
 /** Bytes handed on between two turns of the event loop at most: a large chunk does not hold up the server. */
 const TURN_BYTES = 1024 * 1024;
@@ -41,7 +49,6 @@ export async function* jsonLines(
   bounds: LineBounds = {},
 ): AsyncGenerator<string> {
   const max = bounds.maxLineBytes ?? Number.POSITIVE_INFINITY;
-  const tooLong = (line: number) => new LineTooLong(bounds.where ?? 'the input', line, bounds.namedMaxBytes ?? max);
   let pieces: Buffer[] = [];
   let held = 0;
   let number = 0;
@@ -51,7 +58,7 @@ export async function* jsonLines(
     const chunk = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     let start = 0;
     for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-      if (held + end - start > max) throw tooLong(number + 1);
+      if (held + end - start > max) throw lineTooLong(bounds, number + 1);
       const bytes = held === 0 ? chunk.subarray(start, end) : Buffer.concat([...pieces, chunk.subarray(start, end)]);
       pieces = [];
       held = 0;
@@ -67,7 +74,7 @@ export async function* jsonLines(
     }
     if (start < chunk.length) {
       held += chunk.length - start;
-      if (held > max) throw tooLong(number + 1);
+      if (held > max) throw lineTooLong(bounds, number + 1);
       // A copy: the rest of a large chunk would otherwise keep all of it.
       pieces.push(Buffer.from(chunk.subarray(start)));
     }
@@ -92,8 +99,7 @@ export function boundedLines(bounds: LineBounds & { maxLineBytes: number }): Tra
         start = end + 1;
       }
       length += chunk.length - start;
-      if (length > bounds.maxLineBytes)
-        done(new LineTooLong(bounds.where ?? 'the input', number, bounds.namedMaxBytes ?? bounds.maxLineBytes));
+      if (length > bounds.maxLineBytes) done(lineTooLong(bounds, number));
       else done(null, chunk);
     },
   });
