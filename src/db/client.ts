@@ -77,9 +77,30 @@ const IN_MEMORY = 'memory://';
  */
 const PGLITE_SETTINGS = ['shared_buffers = 16MB', 'maintenance_work_mem = 16MB', 'wal_buffers = 1MB'];
 
+/**
+ * The last FATAL or PANIC line PostgreSQL writes to its log while PGlite starts: what a failed start is told, where
+ * PGlite's own error names only its exit. Heard until `stop`; nothing after.
+ */
+function lastProblemSaid() {
+  let last: string | undefined;
+  let hearing = true;
+  return {
+    hear: (line: string) => {
+      const problem = hearing ? /\b(?:FATAL|PANIC):\s+(.*)/.exec(line)?.[1] : undefined;
+      if (problem) last = problem.slice(0, 300);
+      return false;
+    },
+    stop: () => {
+      hearing = false;
+    },
+    last: () => last,
+  };
+}
+
 async function openPglite(dataDir: string, observer: StatementObserver) {
   const inMemory = dataDir === IN_MEMORY;
   const hold = inMemory ? { release: () => {}, problem: () => null } : holdDataDir(dataDir);
+  const startupSaid = lastProblemSaid();
   try {
     // Loaded only for the embedded engine: a PostgreSQL deployment does not carry PGlite in memory.
     const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
@@ -91,7 +112,9 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
     const pglite = await PGlite.create(inMemory ? undefined : dataDir, {
       postgresqlconf: PGLITE_SETTINGS,
       ...(template ? { loadDataDir: template } : {}),
+      onStderr: startupSaid.hear,
     });
+    startupSaid.stop();
     const read = pgliteReadPath(pglite, observer);
     return {
       factory: new PrismaPGlite(pglite),
@@ -120,7 +143,11 @@ async function openPglite(dataDir: string, observer: StatementObserver) {
     };
   } catch (error) {
     hold.release();
-    throw new DatabaseUnavailableError(`embedded database in ${dataDir} cannot be opened: ${(error as Error).message}`);
+    // PGlite says only that it "failed to initialize properly"; PostgreSQL's own words say why.
+    const said = startupSaid.last();
+    throw new DatabaseUnavailableError(
+      `embedded database in ${dataDir} cannot be opened: ${(error as Error).message}${said ? ` (PostgreSQL: ${said})` : ''}`,
+    );
   }
 }
 

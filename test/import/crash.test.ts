@@ -115,7 +115,14 @@ describe(`imports killed with SIGKILL on ${engineName}`, () => {
       const aim = 'share' in plan ? { ms: plan.share * (durations.get(target) as number) } : plan;
       const kill = await importKilled(env, target, aim);
       const checking = performance.now();
-      const result = await check(state, target);
+      // A failed check names the kill before it, and the kills before that: what a rerun would need to find it.
+      const result = await check(state, target).catch((error: unknown) => {
+        const before = rows.map((row) => `${row.into} ${row.step} at ${Math.round(row.atMs)} ms`).join('; ');
+        throw new Error(
+          `after kill ${rows.length + 1} (${state.dump.name}->${target.name}, ${JSON.stringify(kill)}; before it: ${before || 'none'}): ${(error as Error).message}`,
+          { cause: error },
+        );
+      });
       rows.push({
         ...kill,
         into: `${state.dump.name}->${target.name}`,

@@ -104,6 +104,22 @@ describe('the embedded data directory', () => {
   });
 });
 
+describe('a data directory PostgreSQL cannot start on', () => {
+  it("stops the start with one line that says PostgreSQL's reason", async () => {
+    const dir = copyOfTemplate();
+    const wal = join(dir, 'pg_wal');
+    for (const segment of readdirSync(wal).filter((name) => /^[0-9A-F]{24}$/.test(name))) {
+      writeFileSync(join(wal, segment), ''); // the checkpoint record gone with it
+    }
+    const result = await runScript('src/server.ts', { DATA_DIR: dir, LOG_LEVEL: 'warn' });
+    expectOneLineError(
+      result,
+      /^embedded database in \S+ cannot be opened: .*\(PostgreSQL: could not locate a valid checkpoint record/,
+    );
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
 describe('configuration faults stop the start with one line', () => {
   it.each([
     [
