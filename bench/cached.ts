@@ -3,9 +3,9 @@
 // instance whose memory cache is too small to keep the page serves the entry the first instance made. Beside each
 // row, its hit limit: node:http writing the same answer (bytes and headers) from memory.
 import { Redis } from 'ioredis';
+import { send } from '../test/helpers/exchange.js';
 import { freePort, type ServerProcess, startProcess } from './harness.js';
 import { startHitLimit } from './limits.js';
-import { sent } from './measure.js';
 import type { Row } from './report.js';
 import { cachedScenarios, restPage, type Scenario } from './scenarios.js';
 
@@ -69,7 +69,7 @@ export async function cachedRows(run: CachedRun): Promise<Row[]> {
     const { etag } = await firstPage(first);
     for (const scenario of cachedScenarios(etag).filter((s) => run.chosen(s.id))) {
       rows.push(await run.measure(first, scenario));
-      const limit = await startHitLimit(await sent(first.url, scenario.request));
+      const limit = await startHitLimit(await send(first.url, scenario.request));
       try {
         const label = 'hit limit: node:http writing the same answer from memory';
         rows.push(await run.measure(limit, { ...scenario, id: `limit-hit-${scenario.id}`, label }));

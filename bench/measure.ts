@@ -1,6 +1,5 @@
 // One scenario measured: its answer checked, a warm-up, then a load run with the server's CPU, the database's CPU,
 // statements per request and peak memory.
-import { request as httpRequest } from 'node:http';
 import {
   cpuMs,
   type DatabaseCpu,
@@ -14,38 +13,6 @@ import {
   statementsSoFar,
 } from './harness.js';
 import type { Row } from './report.js';
-
-/** The answer as it is on the wire: its bytes undecoded (fetch would decode a compressed body), and headers. */
-export function sent(
-  url: string,
-  request: Request,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
-  const target = new URL(url + request.path);
-  return new Promise((resolve, reject) => {
-    const asked = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: target.pathname + target.search,
-        method: request.method,
-        headers: request.headers,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (typeof value === 'string') headers[name] = value;
-          }
-          resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-        });
-      },
-    );
-    asked.on('error', reject);
-    asked.end(request.body);
-  });
-}
 
 export async function get(url: string, request: Request): Promise<string> {
   const response = await fetch(url + request.path, {

@@ -3,7 +3,7 @@
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
-import { type EdgeHits, edgeHits, keptAtTheEdge } from './cache/edge-hits.js';
+import { edgeHits, keptAtTheEdge } from './cache/edge-hits.js';
 import { answerFingerprint, apqOn } from './cache/fingerprint.js';
 import { REPURGE_MARGIN_MS, startPurger } from './cache/purge.js';
 import { createResponseCache } from './cache/response-cache.js';
@@ -176,7 +176,7 @@ export function createApp({
     record,
     graphiql: settings.introspection,
   };
-  const hits: EdgeHits | undefined = responses ? edgeHits({ ...edge, cache: responses }) : undefined;
+  const hits: BeforeTheApp | undefined = responses ? edgeHits({ ...edge, cache: responses }) : undefined;
   // Persisted operations only: no query sent as text is run, so none is run at the edge either.
   const operations = settings.persistedOperations.only
     ? undefined

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, CallerOf } from '../http/callers.js';
 import { varyWith } from '../http/compression.js';
 import type { CorsPolicy } from '../http/cors.js';
-import type { Target } from '../http/edge.js';
+import type { BeforeTheApp } from '../http/edge.js';
 import { countAtTheEdge, type RequestBudget } from '../http/rate-limit.js';
 import { nodeRequestHead, type RequestHead } from '../http/request-head.js';
 import type { RecordRequest } from '../http/request-log.js';
@@ -35,17 +35,6 @@ export interface EdgeHitOptions {
   /** Whether GraphiQL's page is served (it is the answer to a browser's GET /graphql, never a kept one). */
   graphiql: boolean;
 }
-
-/**
- * Answers a GET from a kept answer, resolving true once it is sent; false (nothing written) when the app must
- * answer. Called after the edge's own checks, with the route's target.
- */
-export type EdgeHits = (
-  request: IncomingMessage,
-  response: ServerResponse,
-  requestId: string,
-  target: Target,
-) => false | Promise<boolean>;
 
 /** The answer kept in this process's memory, or in Redis (then kept in memory too). */
 async function keptFor(cache: ResponseCache, key: string): Promise<InMemory | undefined> {
@@ -166,7 +155,11 @@ export function keptAtTheEdge({
   };
 }
 
-export function edgeHits(options: EdgeHitOptions): EdgeHits {
+/**
+ * Answers a GET from a kept answer, resolving true once it is sent; false (nothing written) when the app must
+ * answer. Called after the edge's own checks, with the route's target.
+ */
+export function edgeHits(options: EdgeHitOptions): BeforeTheApp {
   const { budget, identify } = options;
   const kept = keptAtTheEdge(options);
 

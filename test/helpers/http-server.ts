@@ -1,6 +1,6 @@
 // An app served over real HTTP in this process, wired as src/server.ts wires it: the Node edge in front, the v2
 // links on the listening address (or the forwarded one behind a trusted proxy), a free port on loopback.
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppSettings, createApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
@@ -66,43 +66,4 @@ export async function serveApp(
   };
 }
 
-export interface Exchange {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-/** One request with exactly these headers (none added but Host, which a header named host replaces). */
-export function send(
-  url: string,
-  options: { method: string; path: string; headers: Record<string, string>; body?: string },
-): Promise<Exchange> {
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: options.method,
-        path: options.path,
-        headers: options.headers,
-        setHost: !Object.keys(options.headers).some((name) => name.toLowerCase() === 'host'),
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          resolve({ status: response.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
-        });
-      },
-    );
-    request.on('error', reject);
-    if (options.body !== undefined) request.write(options.body);
-    request.end();
-  });
-}
+export { type Exchange, send } from './exchange.js';
