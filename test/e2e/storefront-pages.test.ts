@@ -1,10 +1,10 @@
-// The web storefront (examples/storefront/web) in Debian's Chromium beyond its listing, against a real gateway
-// process on the suite's engine (PGlite, or PostgreSQL with TEST_DATABASE_URL), 60 demo packages: a package page
-// by its slug with every part the gateway has for it, the way back to the listing as it was left, a 404 page for an
-// unknown slug; the browser keeping the gateway's answers and revalidating them (ETag, 304); axe-core finding no
-// serious violation and the keyboard reaching every control; and an import (the project's import tool, through the
-// running server on PGlite) shown live: the page says the listing changed and shows the new cards in place, its
-// scroll, seed and filter untouched. No page logs a console error or has a request fail.
+// The web storefront (examples/storefront/web) in Debian's Chromium beyond its listing, against a real gateway process
+// on the suite's engine (PGlite, or PostgreSQL with TEST_DATABASE_URL), 60 demo packages: a package page by its slug
+// with every part the gateway has for it, the way back to the listing as it was left, a 404 page for an unknown slug
+// (one that is no valid escape too); the browser keeping the gateway's answers and revalidating them (ETag, 304);
+// axe-core finding no serious violation and the keyboard reaching every control; and an import (the project's import
+// tool, through the running server on PGlite) shown live: the page says the listing changed and shows the new cards in
+// place, its scroll, seed and filter untouched. No page logs a console error or has a request fail.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
@@ -105,6 +105,15 @@ describe.runIf(runs)(`the storefront's pages in Chromium, on ${engineName}`, () 
     expect(await page.title()).toBe('Package not found: Photography packages');
     expectClean(record);
   }, 90_000);
+
+  it('shows an address that is no valid escape as an unknown package, not an empty page', async () => {
+    const { page, record } = await shopper('/packages/%E0%A4%A');
+    const view = page.locator('#package');
+    await expect.poll(() => view.textContent(), { timeout: 15_000 }).toContain('%E0%A4%A');
+    expect(await view.locator('h1').textContent()).toBe('Package not found');
+    expect(await page.title()).toBe('Package not found: Photography packages');
+    expectClean(record);
+  });
 
   it("keeps the gateway's answers in the browser and revalidates them: 304 for an unchanged one", async () => {
     const { page, record } = await shopper('/?seed=11');

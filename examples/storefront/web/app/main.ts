@@ -5,6 +5,7 @@ import './style.css';
 import { listingShown, refreshListing, search, showListing } from './listing.js';
 import { watchListing } from './live.js';
 import { drawNotFound, refreshPackage, showPackage } from './package-page.js';
+import { routeOf } from './route.js';
 import { readState, stateUrl } from './state.js';
 
 const listing = document.getElementById('listing') as HTMLElement;
@@ -18,8 +19,8 @@ const SEARCH_PAUSE = 200;
 
 async function route(): Promise<void> {
   const { pathname, search: query } = location;
-  const slug = /^\/packages\/([^/]+)$/.exec(pathname)?.[1];
-  const onListing = pathname === '/';
+  const shown = routeOf(pathname);
+  const onListing = shown.view === 'listing';
   listing.hidden = !onListing;
   packageView.hidden = onListing;
   if (onListing) {
@@ -29,9 +30,9 @@ async function route(): Promise<void> {
     // Back from a package to the listing it left: its cards are still there.
     if (listingShown() !== stateUrl(state)) await showListing(state);
     window.scrollTo(0, (history.state as { scroll?: number } | null)?.scroll ?? 0);
-  } else if (slug) {
+  } else if (shown.view === 'package') {
     window.scrollTo(0, 0);
-    await showPackage(decodeURIComponent(slug));
+    await showPackage(shown.slug);
   } else drawNotFound('Page not found', `There is nothing at ${pathname}.`);
 }
 
