@@ -1,9 +1,10 @@
 // How a process of this project ends: on SIGTERM/SIGINT, and also when the process that started it is gone.
 // `npm start` / `npm run ...` exec node, so npm passes SIGTERM/SIGINT on; but npm killed with SIGKILL cannot pass
 // anything, and its child would run on unseen (a server holding its port, an import committing later). So every
-// entry point also watches its parent and stops as on SIGTERM when the parent changes.
+// entry point also watches its parent and stops as on SIGTERM when the parent changes. The server also watches for
+// faults no code handled (watchFaults): a stray rejected promise never ends it; an uncaught exception stops it.
 
-export type StopReason = 'SIGTERM' | 'SIGINT' | 'parent exited';
+export type StopReason = 'SIGTERM' | 'SIGINT' | 'parent exited' | 'uncaught exception';
 
 /** Calls `stop` on SIGTERM, SIGINT and when the parent process exits; each further signal calls it again. */
 export function onStop(stop: (reason: StopReason) => void): void {
@@ -42,4 +43,57 @@ export function interruptSignal(): AbortSignal {
     controller.abort(new Interrupted(reason));
   });
   return controller.signal;
+}
+
+/** Faults no code handled, since the process started: /metrics reads them (src/http/metrics.ts). */
+const faults = { unhandledRejections: 0, uncaughtExceptions: 0 };
+export const processFaults = (): Readonly<typeof faults> => faults;
+
+/** What watchFaults logs with (a pino Logger has both). */
+export interface FaultLog {
+  error(fields: { err: Error }, message: string): void;
+  fatal(fields: { err: Error }, message: string): void;
+}
+
+/**
+ * For the server, installed before it starts:
+ * - A rejected promise nobody handles is logged at error and counted, and the process goes on. Node's default
+ *   (since 15) ends the process: one stray rejection, a throw at the HTTP edge say, would cut off every request in
+ *   flight and every other caller's. What was lost is that one promise's work; the alert on the count asks for a fix.
+ * - An uncaught exception is logged at fatal, counted, and `stop('uncaught exception')` is called: the throw
+ *   unwound a callback half way, so, as Node's documentation warns, the process is in an unknown state (a stream
+ *   half written, a lock never released, a counter never decremented). Going on risks wrong answers; stopping at
+ *   once would cut off the requests in flight. So the server stops as on SIGTERM (the requests in flight finish,
+ *   no new ones come) and exits 1, and its supervisor (Kubernetes, compose's restart policy) starts a fresh one.
+ */
+export function watchFaults(log: FaultLog, stop: (reason: StopReason) => void): void {
+  process.on('unhandledRejection', (reason) => {
+    faults.unhandledRejections += 1;
+    log.error({ err: asError(reason) }, 'a promise was rejected and nothing handled it; the process goes on');
+  });
+  process.on('uncaughtException', (error) => {
+    faults.uncaughtExceptions += 1;
+    log.fatal({ err: asError(error) }, 'uncaught exception: stopping, the process state is unknown');
+    stop('uncaught exception');
+  });
+}
+
+/**
+ * The logger's `err` serializer reads an Error; anything else thrown or rejected is named by its value when it is
+ * a primitive (the serializer redacts credentials in the message), by its type otherwise (an object's fields may
+ * hold anything).
+ */
+function asError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  const primitive = value === null || (typeof value !== 'object' && typeof value !== 'function');
+  const name = primitive ? String(value).slice(0, 200) : `${typeof value} (${constructorName(value as object)})`;
+  return new Error(`not an Error: ${name}`);
+}
+
+function constructorName(value: object): string {
+  try {
+    return (Object.getPrototypeOf(value)?.constructor?.name as string | undefined) || 'no prototype';
+  } catch {
+    return 'unknown';
+  }
 }

@@ -1,7 +1,8 @@
 // The only place that listens. Starts the database (waiting for it, migrated, seeded where asked), serves the app,
 // and stops gracefully: on SIGTERM/SIGINT it stops accepting connections, finishes the requests in flight (up to
 // SHUTDOWN_TIMEOUT), and only then closes the database. Subscription streams, which would never finish on their
-// own, are ended first.
+// own, are ended first. A rejected promise nothing handled is logged and counted, never fatal; an uncaught exception
+// stops the server the same graceful way, exiting 1 (src/lifecycle.ts, watchFaults, says why).
 import { createServer } from 'node:http';
 import { createApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
@@ -12,13 +13,14 @@ import { listeningBase, type PublicBase, publicBaseFor } from './http/public-bas
 import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
 import { openImportChannel } from './import/live-server.js';
-import { onStop, type StopReason } from './lifecycle.js';
+import { onStop, type StopReason, watchFaults } from './lifecycle.js';
 import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { createLogger, type Logger } from './logger.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
 import { startTracing } from './tracing.js';
 
-async function serve(config: Config, log: Logger): Promise<void> {
+/** Starts serving; resolves with how to stop (as on SIGTERM) once it listens. */
+async function serve(config: Config, log: Logger): Promise<(reason: StopReason) => void> {
   const lifecycle = { stopping: false };
   const stopTracing = await startTracing(config.tracing);
   if (stopTracing) log.info(`tracing: OpenTelemetry traces to ${config.tracing.endpoint}`);
@@ -74,7 +76,17 @@ async function serve(config: Config, log: Logger): Promise<void> {
     log.info(`note: the v2 links point to ${base}; set PUBLIC_URL to the address clients use`);
   }
 
+  // An uncaught exception, even one met while stopping, makes the exit code 1: the supervisor sees a failure.
+  let failed = false;
   const stop = async (reason: StopReason) => {
+    if (reason === 'uncaught exception' && !failed) {
+      failed = true;
+      // The state is unknown: should closing hang on it, the process ends anyway, once the requests had their time.
+      setTimeout(() => {
+        log.error('still stopping after an uncaught exception: exiting now');
+        process.exit(1);
+      }, config.shutdownTimeoutMs + UNCAUGHT_STOP_GRACE_MS).unref();
+    }
     if (lifecycle.stopping) {
       if (reason !== 'SIGINT') return;
       log.warn('SIGINT again: stopping now, without waiting for the requests in flight');
@@ -103,10 +115,14 @@ async function serve(config: Config, log: Logger): Promise<void> {
       log.error(`the database did not close cleanly: ${describeStartupFailure(error)}`);
     }
     log.info('stopped');
-    process.exit(clean ? 0 : 1);
+    process.exit(clean && !failed ? 0 : 1);
   };
   onStop((reason) => void stop(reason));
+  return (reason) => void stop(reason);
 }
+
+/** How long closing the app and the database may take after the requests' SHUTDOWN_TIMEOUT, once a fault stops. */
+const UNCAUGHT_STOP_GRACE_MS = 10_000;
 
 let config: Config;
 try {
@@ -116,8 +132,11 @@ try {
   process.exit(1);
 }
 const log = createLogger({ level: config.logLevel, format: config.logFormat });
+// Watched from the start: until the server listens, an uncaught exception ends the start as a failed start does.
+let stopServing = (_reason: StopReason): void => process.exit(1);
+watchFaults(log, (reason) => stopServing(reason));
 try {
-  await serve(config, log);
+  stopServing = await serve(config, log);
 } catch (error) {
   log.fatal(describeStartupFailure(error));
   process.exit(1);

@@ -1,12 +1,14 @@
 // GET /metrics in Prometheus text format: SQL statements executed, and request durations for HTTP and GraphQL.
 // One registry per app, so several apps in one process (tests) never share counters. Every label value comes
-// from a closed set (routes, the project's own operation names), so no client can grow the registry.
+// from a closed set (routes, the project's own operation names), so no client can grow the registry. The faults
+// no code handled are the process's, not an app's: every registry reads the one count (src/lifecycle.ts).
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolerStatus } from '../db/named-statements.js';
 import type { DatabaseStatus, PoolGauges } from '../db/replicas.js';
 import type { StatementObserver } from '../db/statements.js';
+import { processFaults } from '../lifecycle.js';
 import type { SharedRedis } from './redis.js';
 import { onlyGetAndHead } from './refusals.js';
 import { METRICS_PATH, ROUTES } from './routes.js';
@@ -141,6 +143,29 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
         },
       });
     }
+  }
+  // Zero from the start, so the first fault is an increase the alert sees.
+  for (const [name, help, read] of [
+    [
+      'process_unhandled_rejections_total',
+      'Promises rejected with nothing to handle them (logged at error; the process goes on).',
+      'unhandledRejections',
+    ],
+    [
+      'process_uncaught_exceptions_total',
+      'Exceptions nothing caught (logged at fatal; the process then stops as on SIGTERM and exits 1).',
+      'uncaughtExceptions',
+    ],
+  ] as const) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(processFaults()[read]);
+      },
+    });
   }
   const http = new Histogram({
     name: 'http_request_duration_seconds',
