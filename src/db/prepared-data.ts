@@ -1,15 +1,29 @@
 // The demo database made once and kept ready to copy: a closed embedded data directory holding the migrated schema
 // and the demo listing with its read model, beside the compiled code (dist/demo-data/). A first start on a new
-// data directory copies it, which takes a fraction of a second and no more memory than one file, instead of
-// applying the migrations and generating, writing and indexing the demo packages (some 15 s and 450 MB).
+// data directory copies it, which takes a few seconds (most of them fsyncing its thousand files) and no more memory
+// than one file, instead of applying the migrations and generating, writing and indexing the demo packages (some
+// 15 s and 450 MB).
 // `npm install` makes it (`npm run db:demo-data`); a first start that had to make its database keeps a copy.
 //
 // A copy is only ever the database that making it would give: its key names PGlite's version, the migrations,
 // the build (the demo generator, the writes and the read model are compiled code) and the number of packages, and
 // every file is checked against its SHA-256 as it is copied. Anything else (none made, another key, a file
 // missing, changed or added) is a reason given in one line, and the database is made as before.
+// The kept data and each copy are on disk before they are declared whole (renamed into place, the marker unlinked):
+// every file and directory fsynced first, so a power cut never leaves one that looks whole and is not.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFingerprint } from '../build-fingerprint.js';
@@ -47,6 +61,27 @@ export function preparedDataKey(packages: number): string {
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/** Writes the file and fsyncs it: its bytes are on disk (its name is once its directory is synced). */
+function writeFileDurably(path: string, bytes: Buffer | string): void {
+  const fd = openSync(path, 'w');
+  try {
+    writeFileSync(fd, bytes);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Fsyncs the directory: the names created, renamed or removed in it are on disk. */
+function syncDirectory(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The directories and files under `root`, relative to it with '/', parents before their children. */
 function walk(root: string, skip: ReadonlySet<string> = new Set()): { directories: string[]; files: string[] } {
   const directories: string[] = [];
@@ -81,10 +116,13 @@ export function keepPreparedData(madeDir: string, packages: number, root = PREPA
     mkdirSync(join(building, DATA), { recursive: true });
     for (const file of files) {
       const bytes = readFileSync(join(madeDir, file));
-      writeFileSync(join(building, DATA, file), bytes);
+      writeFileDurably(join(building, DATA, file), bytes);
       manifest.files.push([file, bytes.length, sha256(bytes)]);
     }
-    writeFileSync(join(building, MANIFEST), `${JSON.stringify(manifest)}\n`);
+    writeFileDurably(join(building, MANIFEST), `${JSON.stringify(manifest)}\n`);
+    for (const directory of directories) syncDirectory(join(building, DATA, directory));
+    syncDirectory(join(building, DATA));
+    syncDirectory(building);
     rmSync(old, { recursive: true, force: true });
     try {
       renameSync(root, old);
@@ -92,6 +130,7 @@ export function keepPreparedData(madeDir: string, packages: number, root = PREPA
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     renameSync(building, root);
+    syncDirectory(dirname(root));
     rmSync(old, { recursive: true, force: true });
     return root;
   } catch (error) {
@@ -147,7 +186,9 @@ export function copyPreparedData(dataDir: string, packages: number, root = PREPA
     if (readdirSync(dataDir).some((name) => name !== LOCK_FILE)) {
       return { copied: false, reason: 'the data directory is no longer empty' };
     }
-    writeFileSync(join(dataDir, COPY_UNDER_WAY), '');
+    // On disk before any file of the copy is: a cut never leaves part of a copy without it.
+    writeFileDurably(join(dataDir, COPY_UNDER_WAY), '');
+    syncDirectory(dataDir);
     for (const directory of manifest.directories) mkdirSync(join(dataDir, directory), { recursive: true });
     const last = (path: string) => (path === DATABASE_MARK ? 1 : 0);
     const files = [...manifest.files].sort((a, b) => last(a[0]) - last(b[0]));
@@ -158,9 +199,12 @@ export function copyPreparedData(dataDir: string, packages: number, root = PREPA
         return { copied: false, reason: `its file ${path} is not the one its manifest lists` };
       }
       mkdirSync(dirname(join(dataDir, path)), { recursive: true });
-      writeFileSync(join(dataDir, path), bytes);
+      writeFileDurably(join(dataDir, path), bytes);
     }
+    for (const directory of manifest.directories) syncDirectory(join(dataDir, directory));
+    syncDirectory(dataDir);
     unlinkSync(join(dataDir, COPY_UNDER_WAY));
+    syncDirectory(dataDir);
     return { copied: true };
   } catch (error) {
     clearDataDir(dataDir);
