@@ -1,6 +1,6 @@
 // The composition root: one yoga instance with GraphQL, the v2 door and the HTTP routes beside them, and every
 // cross-cutting guard. It never listens (see server.ts), so tests call `app.fetch(...)` directly.
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { createAnswerStore } from './cache/answers.js';
 import { edgeHits, keptAtTheEdge } from './cache/edge-hits.js';
@@ -37,14 +37,17 @@ import { compressResponses } from './http/compression.js';
 import { cors, corsPolicy } from './http/cors.js';
 import { postsMustBeJson } from './http/csrf.js';
 import type { BeforeTheApp } from './http/edge.js';
+import { EDGE_ROUTES, planEdge } from './http/edge-plan.js';
 import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
+import { maskHookErrors } from './http/masked-errors.js';
 import { countEventStreams, createMetrics, metricsPlugin, routeLabel } from './http/metrics.js';
 import type { PublicBase } from './http/public-base.js';
 import { rateLimit, requestBudget } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
 import { requestLogPlugin, requestRecorder } from './http/request-log.js';
 import { GRAPHQL_PATH } from './http/routes.js';
+import { asError } from './lifecycle.js';
 import { createMatchSets } from './listing/matches.js';
 import { lastSeenListing } from './listing/store.js';
 import { sharedVersionReads } from './listing/version.js';
@@ -92,6 +95,8 @@ export interface AppOptions {
   lifecycle?: { stopping: boolean };
   /** The subscription streams (by default made from the settings): the server ends them when it stops. */
   streams?: EventStreams;
+  /** Plugins added after the app's own (src/http/edge-plan.ts: one with request-level hooks turns the edge off). */
+  plugins?: Plugin[];
 }
 
 export function createApp({
@@ -101,6 +106,7 @@ export function createApp({
   settings: overrides = {},
   lifecycle = { stopping: false },
   streams: givenStreams,
+  plugins: extraPlugins = [],
 }: AppOptions) {
   const settings: AppSettings = { ...loadConfig({}), ...overrides };
   const streams =
@@ -186,13 +192,99 @@ export function createApp({
         cache: responses && { kept: keptAtTheEdge({ ...edge, cache: responses }), responses },
         maxBodyBytes: settings.maxBodyBytes,
       });
-  const atTheEdge: BeforeTheApp = (request, response, requestId, target) =>
-    target.path === GRAPHQL_PATH && operations
+  const atTheEdge: BeforeTheApp = (request, response, requestId, target) => {
+    if (!plan.answersOn(target.path)) return false;
+    return target.path === GRAPHQL_PATH && operations
       ? operations(request, response, requestId, target)
       : (hits?.(request, response, requestId, target) ?? false);
+  };
   const schemaHidden: Plugin[] = settings.introspection ? [] : introspectionOff();
   // GraphiQL reads the schema by introspection: without it, there is nothing for it to show.
   const graphiql: Plugin[] = settings.introspection ? [graphiqlPage()] : [];
+  // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
+  // what the ones before it did; onExecute wrappers nest, the later one outside). Where the order matters a
+  // comment says why, and test/pipeline.test.ts fails when it is broken; elsewhere the cheap refusals simply
+  // come before the work they spare. Beside each plugin: how the Node edge honours its request-level hooks
+  // (src/http/edge-plan.ts); one it does not turns the edge off for the routes it touches.
+  const plan = planEdge<Plugin | Plugin<Context & YogaInitialContext>>([
+    // -- HTTP edge, every route --
+    // First, so every answer is timed and logged, refusals and cache hits included.
+    { name: 'request log', plugin: requestLogPlugin(record) },
+    { name: 'metrics', plugin: metricsPlugin(metrics, knownOperationNames()) },
+    {
+      name: 'health',
+      plugin: healthRoutes({ database: db.health, databases: db.statuses, redis, stopping: () => lifecycle.stopping }),
+    },
+    ...graphiql.map((plugin) => ({ name: 'GraphiQL', plugin })),
+    { name: 'CORS', plugin: cors(corsOrigins) },
+    // Before the cache: a cached answer costs its client a request too.
+    { name: 'rate limit', plugin: rateLimit(budget, callerOf) },
+    { name: 'API keys', plugin: rejectUnknownKeys(callerOf) },
+    { name: 'CSRF', plugin: postsMustBeJson() },
+
+    // -- The doors --
+    // Before the cache: the answers it keeps carry the Vary this adds, and it sets the Cache-Control of those it
+    // shares; every other answer is marked for no shared cache.
+    { name: 'cache headers', plugin: cacheHeaders({ v2KeysRequired: settings.v2ApiKeys !== undefined }) },
+    // The cache's onRequest before both doors (a hit ends the request), its onResponse before compression:
+    // it keeps answers uncompressed and encodes its hits itself, which compression then leaves alone.
+    ...cache.map((plugin) => ({ name: 'response cache', plugin })),
+    { name: 'compression', plugin: compressResponses() },
+    {
+      name: 'v2 door',
+      plugin: listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
+    },
+
+    // -- Execution of GraphQL operations, for both doors --
+    { name: 'well-formed parameters', plugin: wellFormedParams() },
+    // Before the persisted operations: it turns a known hash (the manifest's or a registered one) into its
+    // document, which they then let through, and answers an unknown one PersistedQueryNotFound, the answer
+    // APQ clients register their query on. Both before the limits: a persisted document is what they measure.
+    ...apq.map((plugin) => ({ name: 'APQ', plugin })),
+    ...persistedOperations(settings.persistedOperations, manifest).map((plugin) => ({
+      name: 'persisted operations',
+      plugin,
+    })),
+    // Before graphql-jit: nothing over a limit is compiled or run.
+    { name: 'operation limits', plugin: operationLimits(settings.limits) },
+    { name: 'database faults', plugin: answerUnavailable() },
+    ...schemaHidden.map((plugin) => ({ name: 'introspection off', plugin })),
+    { name: 'private fields', plugin: reportWithheldFields() },
+    // Before graphql-jit, which compiles the document this marks; after reportWithheldFields, whose answer (a new
+    // result when it adds the error) this one writes.
+    { name: 'prepared photographers', plugin: preparedPhotographers() },
+    // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
+    // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
+    // outermost, answers the client on time while the execution winds down.
+    // A subscription is subscribed to, never executed: none of these three applies to it, so its stream
+    // holds no read session (nor a connection) and no deadline cuts it.
+    { name: 'graphql-jit', plugin: jitForRepeatedDocuments() },
+    { name: 'read sessions', plugin: readSessions() },
+    { name: 'deadline', plugin: executionDeadline(settings.requestTimeoutMs) },
+    // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
+    ...(tracingOn() ? [{ name: 'tracing', plugin: tracePhases() }] : []),
+    // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
+    // processors come before every plugin here; this one takes over the streams they would write.
+    { name: 'event streams', plugin: streams.plugin(callerOf) },
+    {
+      name: 'disposal',
+      plugin: {
+        onDispose: async () => {
+          streams.closeAll();
+          await purger.stop();
+          listingWatch.stop();
+          await redis?.close();
+        },
+      },
+    },
+    // Given by the embedder: the table has no row for them, so a request-level hook of one turns the edge off.
+    ...extraPlugins.map((plugin, index) => ({ name: `added plugin ${index + 1}`, plugin })),
+  ]);
+  if (plan.unhonoured.length > 0) {
+    logger.warn(
+      `requests answered by yoga alone on ${EDGE_ROUTES.filter((route) => !plan.answersOn(route)).join(' and ')}: no Node edge for the hooks ${plan.unhonoured.join('; ')}`,
+    );
+  }
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -221,70 +313,9 @@ export function createApp({
       keptAnswers: responses !== undefined,
     }),
     cors: false,
-    // Yoga runs each hook in this order (onRequest until one answers; onResponse for every plugin, each seeing
-    // what the ones before it did; onExecute wrappers nest, the later one outside). Where the order matters a
-    // comment says why, and test/pipeline.test.ts fails when it is broken; elsewhere the cheap refusals simply
-    // come before the work they spare.
-    plugins: [
-      // -- HTTP edge, every route --
-      // First, so every answer is timed and logged, refusals and cache hits included.
-      requestLogPlugin(record),
-      metricsPlugin(metrics, knownOperationNames()),
-      healthRoutes({ database: db.health, databases: db.statuses, redis, stopping: () => lifecycle.stopping }),
-      ...graphiql,
-      cors(corsOrigins),
-      // Before the cache: a cached answer costs its client a request too.
-      rateLimit(budget, callerOf),
-      rejectUnknownKeys(callerOf),
-      postsMustBeJson(),
-
-      // -- The doors --
-      // Before the cache: the answers it keeps carry the Vary this adds, and it sets the Cache-Control of those it
-      // shares; every other answer is marked for no shared cache.
-      cacheHeaders({ v2KeysRequired: settings.v2ApiKeys !== undefined }),
-      // The cache's onRequest before both doors (a hit ends the request), its onResponse before compression:
-      // it keeps answers uncompressed and encodes its hits itself, which compression then leaves alone.
-      ...cache,
-      compressResponses(),
-      listingEndpoint({ publicBase, callerOf, keysRequired: settings.v2ApiKeys !== undefined }),
-
-      // -- Execution of GraphQL operations, for both doors --
-      wellFormedParams(),
-      // Before the persisted operations: it turns a known hash (the manifest's or a registered one) into its
-      // document, which they then let through, and answers an unknown one PersistedQueryNotFound, the answer
-      // APQ clients register their query on. Both before the limits: a persisted document is what they measure.
-      ...apq,
-      ...persistedOperations(settings.persistedOperations, manifest),
-      // Before graphql-jit: nothing over a limit is compiled or run.
-      operationLimits(settings.limits),
-      answerUnavailable(),
-      ...schemaHidden,
-      reportWithheldFields(),
-      // Before graphql-jit, which compiles the document this marks; after reportWithheldFields, whose answer (a new
-      // result when it adds the error) this one writes.
-      preparedPhotographers(),
-      // These three replace or wrap the execute function, in this order: graphql-jit replaces it (dropping any
-      // wrapper set before it), the read session ends when the execution itself has ended, and the deadline,
-      // outermost, answers the client on time while the execution winds down.
-      // A subscription is subscribed to, never executed: none of these three applies to it, so its stream
-      // holds no read session (nor a connection) and no deadline cuts it.
-      jitForRepeatedDocuments(),
-      readSessions(),
-      executionDeadline(settings.requestTimeoutMs),
-      // After graphql-jit (which drops wrappers set before it): spans for parse, validate and execute.
-      ...(tracingOn() ? [tracePhases()] : []),
-      // Subscriptions as event streams, counted and bounded (src/http/event-streams.ts). Yoga's own result
-      // processors come before every plugin here; this one takes over the streams they would write.
-      streams.plugin(callerOf),
-      {
-        onDispose: async () => {
-          streams.closeAll();
-          await purger.stop();
-          listingWatch.stop();
-          await redis?.close();
-        },
-      },
-    ],
+    plugins: plan.plugins.map((plugin) =>
+      maskHookErrors(plugin, (error) => logger.error({ err: asError(error) }, 'handling a request threw')),
+    ),
     // Unexpected errors reach clients as "Unexpected error." (yoga's masking) and the log in full.
     maskedErrors: true,
     logging: {
@@ -295,7 +326,7 @@ export function createApp({
     },
   });
   // The server puts `atTheEdge` in front of the app (src/http/edge.ts); in-process `fetch` calls go to yoga alone.
-  return Object.assign(yoga, { atTheEdge });
+  return Object.assign(yoga, { atTheEdge, edgeUnhonoured: plan.unhonoured });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -83,7 +83,7 @@ export function watchFaults(log: FaultLog, stop: (reason: StopReason) => void): 
  * a primitive (the serializer redacts credentials in the message), by its type otherwise (an object's fields may
  * hold anything).
  */
-function asError(value: unknown): Error {
+export function asError(value: unknown): Error {
   if (value instanceof Error) return value;
   const primitive = value === null || (typeof value !== 'object' && typeof value !== 'function');
   const name = primitive ? String(value).slice(0, 200) : `${typeof value} (${constructorName(value as object)})`;

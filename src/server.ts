@@ -13,7 +13,7 @@ import { listeningBase, type PublicBase, publicBaseFor } from './http/public-bas
 import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
 import { openImportChannel } from './import/live-server.js';
-import { onStop, type StopReason, watchFaults } from './lifecycle.js';
+import { asError, onStop, type StopReason, watchFaults } from './lifecycle.js';
 import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { createLogger, type Logger } from './logger.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
@@ -39,7 +39,13 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
     streams,
   });
   const connections = boundConnections({ perAddress: config.maxConnectionsPerAddress, trustProxy: config.trustProxy });
-  const edge = guardEdge(app, { ...config, refuseConnection: connections.refusal, beforeTheApp: app.atTheEdge });
+  const edge = guardEdge(app, {
+    ...config,
+    refuseConnection: connections.refusal,
+    beforeTheApp: app.atTheEdge,
+    // The request itself is answered (by the app, or a masked 500); the error is the operator's to see.
+    onFault: (error, requestId) => log.error({ err: asError(error), requestId }, 'handling a request threw'),
+  });
   const server = createServer(stopTracing ? traceRequests(edge) : edge);
   // A client gets this long to send its headers (a new connection, to begin its first request), and its whole
   // request; slower ones are cut off.

@@ -22,7 +22,7 @@ import { asksForGraphiql, GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { inSpan, tracingOn } from '../tracing.js';
 import type { Answer, InMemory } from './answers.js';
 import { representation } from './representation.js';
-import type { Pending, ResponseCache } from './response-cache.js';
+import { LATE, type Pending, type ResponseCache } from './response-cache.js';
 
 export interface EdgeHitOptions {
   cache: ResponseCache;
@@ -73,14 +73,17 @@ const MAX_VARIANT = 256;
 
 /** Kept answers looked up and sent at the Node edge; the GraphQL door's edge (src/graphql/edge-operations.ts) too. */
 export interface KeptAtTheEdge {
-  /** What the request's answer is kept under (null: it is not kept), and the answer if this process holds it. */
+  /**
+   * What the request's answer is kept under (null: it is not kept), and the answer if this process holds it;
+   * LATE when the listing's version was not read within VERSION_WAIT_MS (the app then answers the request).
+   */
   lookup(
     head: RequestHead,
     path: string,
     target: string,
     caller: Caller,
     body?: string,
-  ): Promise<{ pending: Pending | null; kept: InMemory | undefined }>;
+  ): Promise<{ pending: Pending | null; kept: InMemory | undefined } | typeof LATE>;
   /** Sends the kept answer and logs it; false (nothing written) when a coding it needs is not made yet. */
   send(hit: KeptHit): boolean;
 }
@@ -135,6 +138,7 @@ export function keptAtTheEdge({
     async lookup(head, path, target, caller, body) {
       const at = { pathname: path, target, url: () => new URL(target, ORIGIN) };
       const pending = await cache.pendingFor(head, at, caller, body, VERSION_WAIT_MS);
+      if (pending === LATE) return LATE;
       if (!pending) return { pending, kept: undefined };
       const kept = tracingOn() ? await tracedLookup(cache, pending.key) : await keptFor(cache, pending.key);
       return { pending, kept };
@@ -171,7 +175,7 @@ export function edgeHits(options: EdgeHitOptions): BeforeTheApp {
     if (budget && !(await countAtTheEdge(budget, request, caller.rateKey)).allowed) return false;
     const found = await kept.lookup(head, path, request.url ?? path, caller);
     // Not kept in this process, or a coding asked for the first time: the app's path answers (and makes it).
-    if (!found.pending || !found.kept) return false;
+    if (found === LATE || !found.pending || !found.kept) return false;
     return kept.send({ response, requestId, head, path, pending: found.pending, kept: found.kept, started });
   }
 

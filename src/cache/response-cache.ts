@@ -95,6 +95,9 @@ export interface ResponseCacheOptions {
   onAnswer?: (pathname: string, result: 'hit' | 'miss') => void;
 }
 
+/** The listing's version was not read within the wait the Node edge gives it. */
+export const LATE = 'late';
+
 /** How many request parts are remembered, and the longest request target that is. */
 const REMEMBERED = 1000;
 const MAX_REMEMBERED_TARGET = 2048;
@@ -129,20 +132,18 @@ export interface ResponseCache {
   store: AnswerStore;
   /**
    * What the request's answer is kept under, its version read after the request arrived; null for a request
-   * whose answer is not kept, or when the version could not be read in time (the route then answers as it would
-   * without a cache: 503, TIMEOUT).
+   * whose answer is not kept, or when the version could not be read at all (the route then answers as it would
+   * without a cache: 503, TIMEOUT). LATE when `versionWaitMs` is given and passed first: the Node edge waits
+   * briefly, then leaves the request to the app, which waits on with its own bounds.
    */
-  /**
-   * What the request's answer is kept under; null when it is not kept, or when the listing's version was not
-   * read (within `versionWaitMs` where given: the Node edge waits briefly, then leaves the request to the app).
-   */
+  pendingFor(request: KeyedRequest, at: RequestTarget, caller: Caller, body?: string): Promise<Pending | null>;
   pendingFor(
     request: KeyedRequest,
     at: RequestTarget,
     caller: Caller,
-    body?: string,
-    versionWaitMs?: number,
-  ): Promise<Pending | null>;
+    body: string | undefined,
+    versionWaitMs: number,
+  ): Promise<Pending | null | typeof LATE>;
   /**
    * Keeps a route's answer when it may be kept (a 200 whose note allows it, neither a stream nor encoded), under
    * the version it was made from: what it is kept under, the kept answer, and the headers it goes out on (the
@@ -174,15 +175,21 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
    */
   const remembered = new Map<string, { id: string; version: string; key: string }>();
 
-  /** The version, or null when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
+  /** The version, or LATE when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
   const withinMs = (reading: Promise<string | null>, ms: number) =>
-    new Promise<string | null>((resolve) => {
-      const timer = setTimeout(() => resolve(null), ms);
+    new Promise<string | null | typeof LATE>((resolve, reject) => {
+      const timer = setTimeout(() => resolve(LATE), ms);
       timer.unref();
-      void reading.then((version) => {
-        clearTimeout(timer);
-        resolve(version);
-      });
+      reading.then(
+        (version) => {
+          clearTimeout(timer);
+          resolve(version);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
 
   async function pendingFor(
@@ -191,12 +198,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     caller: Caller,
     body?: string,
     versionWaitMs?: number,
-  ): Promise<Pending | null> {
+  ): Promise<Pending | null | typeof LATE> {
     const scope = scopeOf(caller, at.pathname, options.v2KeysRequired);
     const base = at.pathname === LISTING_PATH ? options.publicBase(request) : '';
+    // As JSON: a missing Accept (null) and `Accept: null` are different requests (DRF refuses the second).
     const text =
       request.method === 'GET' && at.target.length <= MAX_REMEMBERED_TARGET
-        ? `${scope}\n${base}\n${request.headers.get('accept')}\n${at.target}`
+        ? JSON.stringify([scope, base, request.headers.get('accept'), at.target])
         : undefined;
     let known = text === undefined ? undefined : remembered.get(text);
     let id = known?.id;
@@ -213,7 +221,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
     const reading = options.currentVersion(options.reads.forRequest(request));
     const version = await (versionWaitMs === undefined ? reading : withinMs(reading, versionWaitMs));
-    if (version === null) return null;
+    if (version === null || version === LATE) return version;
     let key: string;
     if (known?.version === version) key = known.key;
     else {
@@ -243,9 +251,10 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
 
   const plugin: Plugin = {
     async onRequest({ request, url, serverContext, endResponse, fetchAPI }) {
-      const at = { pathname: url.pathname, target: request.url, url: () => url };
+      // The target as the Node edge names it (path and query, no origin): one remembered part for both doors.
+      const at = { pathname: url.pathname, target: url.pathname + url.search, url: () => url };
       const pend = await pendingFor(request, at, options.callerOf(request, serverContext as ServerContext));
-      if (pend === null) return;
+      if (pend === null || pend === LATE) return; // LATE: never, without a wait
       pending.set(request, pend);
       const entry = await inSpan('cache lookup', {}, async (span) => {
         const found = await options.store.get(pend.key);
@@ -324,5 +333,5 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return { pending: under, answer: made, base: { ...headers, ...kept } };
   }
 
-  return { store: options.store, pendingFor, keep, answered, plugin };
+  return { store: options.store, pendingFor: pendingFor as ResponseCache['pendingFor'], keep, answered, plugin };
 }

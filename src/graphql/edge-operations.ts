@@ -16,7 +16,7 @@ import { type DocumentNode, getOperationAST } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { KeptAtTheEdge } from '../cache/edge-hits.js';
 import { representation } from '../cache/representation.js';
-import type { CacheNote, ResponseCache } from '../cache/response-cache.js';
+import { type CacheNote, LATE, type Pending, type ResponseCache } from '../cache/response-cache.js';
 import { NOT_SHARED, varyFor } from '../http/cache-headers.js';
 import type { CallerOf } from '../http/callers.js';
 import { compressedAnswer, varyWith } from '../http/compression.js';
@@ -117,6 +117,8 @@ export function edgeOperations(options: EdgeOperationOptions): BeforeTheApp {
     const target = request.url ?? GRAPHQL_PATH;
     // A kept answer first: a persisted query asked by hash is one (its parameters are not those of a plain query).
     const found = cache && (await cache.kept.lookup(head, GRAPHQL_PATH, target, caller, body));
+    // The version not read in time: the app answers, as it answers a kept v2 page's request then (one fallback).
+    if (found === LATE) return false;
     if (found?.pending && found.kept) {
       const hit = { response, requestId, head, path: GRAPHQL_PATH, pending: found.pending, kept: found.kept };
       return cache?.kept.send({ ...hit, started }) ?? false;
@@ -167,7 +169,7 @@ export function edgeOperations(options: EdgeOperationOptions): BeforeTheApp {
   /** Keeps the answer where the cache may, and writes its headers as the cache sends a miss: null where not kept. */
   async function keep(
     head: RequestHead,
-    pending: NonNullable<Awaited<ReturnType<KeptAtTheEdge['lookup']>>['pending']>,
+    pending: Pending,
     note: CacheNote,
     status: number,
     headers: Record<string, string>,

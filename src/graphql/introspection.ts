@@ -3,8 +3,7 @@
 // router composes from a supergraph file made with `npm run subgraph:sdl` instead.
 
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
-import { useDisableIntrospection } from '@graphql-yoga/plugin-disable-introspection';
-import { GraphQLError, type ValidationRule } from 'graphql';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
 const noServiceSdl: ValidationRule = (context) => ({
@@ -17,10 +16,19 @@ const noServiceSdl: ValidationRule = (context) => ({
   },
 });
 
+/**
+ * Validation rules only, so every door that validates a document applies them: yoga's useDisableIntrospection
+ * decides per request in onRequestParse, a hook the Node edge does not run (src/graphql/edge-operations.ts), and
+ * the edge then answered the schema. graphql's own rule gives the refusal that plugin gives.
+ */
 export function introspectionOff(): Plugin[] {
   return [
-    useDisableIntrospection(),
+    {
+      onValidate: ({ addValidationRule }) => {
+        addValidationRule(NoSchemaIntrospectionCustomRule);
+        addValidationRule(noServiceSdl);
+      },
+    },
     blockFieldSuggestionsPlugin(),
-    { onValidate: ({ addValidationRule }) => addValidationRule(noServiceSdl) },
   ];
 }

@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
 import { NOT_SHARED } from './cache-headers.js';
 import { DJANGO_PAGE_HEADERS, NOT_FOUND_PAGE } from './django-pages.js';
+import { UNEXPECTED } from './masked-errors.js';
 import { type Refusal, refusalBody } from './refusals.js';
 import { GRAPHQL_PATH, LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, ROUTED_PATHS } from './routes.js';
 
@@ -180,6 +181,8 @@ export interface EdgeOptions {
   trustProxy: boolean;
   /** The refusal of a request on a connection past its address's bound (src/http/sockets.ts), or null. */
   refuseConnection?: (request: IncomingMessage) => Refusal | null;
+  /** Told of an error thrown while a request was handled (then answered a masked 500, or by the app). */
+  onFault?: ((error: unknown, requestId: string) => void) | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -192,22 +195,85 @@ export function requestIdFor(request: IncomingMessage, trustProxy: boolean): str
 
 type NodeHandler = (request: IncomingMessage, response: ServerResponse) => unknown;
 
+/**
+ * What is left to do when handling a request threw: told to `onFault` (logged with its request id), then a masked
+ * 500 where nothing was written yet, or the connection ended where an answer was under way. Never a rejection
+ * left unhandled: one would end the process.
+ */
+function answerFault(
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  error: unknown,
+  onFault: EdgeOptions['onFault'],
+): void {
+  try {
+    onFault?.(error, requestId);
+  } catch {
+    // a fault of the fault's report: the request is still answered below
+  }
+  if (response.headersSent || response.destroyed) {
+    response.destroy();
+    return;
+  }
+  const { body, headers } = refusalBody(resolveTarget(request.url)?.path ?? '', UNEXPECTED);
+  response.writeHead(UNEXPECTED.status, {
+    ...headers,
+    'x-request-id': requestId,
+    'content-length': Buffer.byteLength(body),
+  });
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+/** Calls `step`, a throw or a rejection given to `fault`: whatever it returns, nothing it does can go unhandled. */
+function guarded<T>(
+  step: () => T | Promise<T>,
+  fault: (error: unknown) => void,
+): Promise<T | undefined> | T | undefined {
+  try {
+    const result = step();
+    return result instanceof Promise ? result.catch((error: unknown) => void fault(error)) : result;
+  } catch (error) {
+    fault(error);
+    return undefined;
+  }
+}
+
 /** Wraps the app's Node handler with the checks above, and gives each request an id (X-Request-Id). */
 export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
   return (request, response) => {
     const requestId = requestIdFor(request, options.trustProxy);
     const toApp = () => {
+      if (response.headersSent || response.destroyed) return;
       response.setHeader('x-request-id', requestId);
-      return requestContext.run({ requestId }, () => app(request, response));
+      return guarded(
+        () => requestContext.run({ requestId }, () => app(request, response)),
+        (error) => answerFault(request, response, requestId, error, options.onFault),
+      );
+    };
+    // A throw at the edge before anything was written leaves the request to the app, which answers it with its
+    // own rules (yoga masks what it cannot answer); once an answer is under way, the connection is ended.
+    const edgeFault = (error: unknown) => {
+      options.onFault?.(error, requestId);
+      if (response.headersSent && !response.destroyed) response.destroy();
     };
     const first = (target: Target) => {
-      const early = options.beforeTheApp?.(request, response, requestId, target);
-      if (!early) return toApp();
-      return early.then((answered) => answered || toApp());
+      const early = guarded<boolean>(
+        () => options.beforeTheApp?.(request, response, requestId, target) ?? false,
+        edgeFault,
+      );
+      if (early === true) return;
+      if (early === undefined || early === false) return toApp();
+      return early.then((answered) => (answered === true ? undefined : toApp()));
     };
-    const target = passes(options, request, response, requestId);
-    if (target === null) return;
-    return target instanceof Promise ? target.then((read) => read && first(read)) : first(target);
+    return guarded(
+      () => {
+        const target = passes(options, request, response, requestId);
+        if (target === null) return;
+        return target instanceof Promise ? target.then((read) => read && first(read)) : first(target);
+      },
+      (error) => answerFault(request, response, requestId, error, options.onFault),
+    );
   };
 }
 
