@@ -1,9 +1,9 @@
 // Automatic persisted queries (APQ, as Apollo Client's persisted-queries link and urql's persistedExchange speak
 // it): a client sends a query's SHA-256 alone (`extensions.persistedQuery`), over GET so the URL is short and
-// cacheable. A hash the server does not know is answered PersistedQueryNotFound; the client then sends the query
-// with its hash, once, and the server registers it after checking that the hash is the query's. The hashes of
-// the persisted operations manifest (src/graphql/persisted.ts) are known from the start. Not used under
-// PERSISTED_OPERATIONS_ONLY, where only the manifest's documents run.
+// cacheable. A hash the server does not know is answered PersistedQueryNotFound (as Apollo Server answers it: see
+// `notFound`); the client then sends the query with its hash, once, and the server registers it after checking
+// that the hash is the query's. The hashes of the persisted operations manifest (src/graphql/persisted.ts) are
+// known from the start. Not used under PERSISTED_OPERATIONS_ONLY, where only the manifest's documents run.
 //
 // A registration is something an anonymous client makes the server keep, so it is bounded: the document must be
 // within APQ_MAX_DOCUMENT_BYTES (comments and strings count there, not in the tokens) and GRAPHQL_MAX_TOKENS
@@ -18,6 +18,7 @@
 import { createHash } from 'node:crypto';
 import { type GraphQLError, Lexer, Source, TokenKind } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { cacheNoteFor, markUncacheable } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import type { Caller, ServerContext } from '../http/callers.js';
 import { createCounter } from '../http/rate-limit.js';
@@ -43,8 +44,33 @@ export interface ApqOptions {
 const HASH = /^(?:sha256:)?([0-9a-fA-F]{64})$/;
 const SHAPE = 'send extensions.persistedQuery as {"version": 1, "sha256Hash": "<the query\'s SHA-256, 64 hex digits>"}';
 
-const badRequest = (message: string, code = 'BAD_REQUEST', headers?: Record<string, string>): GraphQLError =>
-  createGraphQLError(message, { extensions: { code, http: { status: 400, ...(headers && { headers }) } } });
+const badRequest = (message: string, code = 'BAD_REQUEST'): GraphQLError =>
+  createGraphQLError(message, { extensions: { code, http: { status: 400 } } });
+
+/**
+ * The answer to a hash the server does not know, as Apollo Server gives it (PersistedQueryNotFoundError and
+ * getPersistedQueryErrorHttp in @apollo/server's internalErrorClasses): 200, the body
+ * `{"errors":[{"message":"PersistedQueryNotFound","extensions":{"code":"PERSISTED_QUERY_NOT_FOUND"}}]}` and
+ * `Cache-Control: private, no-cache, must-revalidate`. A miss is normal operation, the first step of every
+ * registration, not a client's mistake: Apollo Client's persisted-queries link and urql's persistedExchange read it
+ * from the body whatever the status, and a browser logs every 4xx on its console. So 200 under
+ * application/graphql-response+json too, where GraphQL-over-HTTP answers a request error with a 4xx: Apollo Server
+ * takes the status from the error whatever the media type, and APQ is its protocol, which its clients expect.
+ * `private` keeps it from every shared cache (and it has no Surrogate-Control); `no-cache, must-revalidate` keeps the
+ * browser from reusing it once the hash is registered. The gateway's own response cache keeps a 200 unless the
+ * request's note forbids it, and the key of a hash-only request does not name the document (unknown here): kept,
+ * the miss would be the answer for that hash, registered or not, until the listing's version changed. This is
+ * thrown before the context (which carries the note) is made, so the note is marked here.
+ */
+function notFound(request: Request): GraphQLError {
+  markUncacheable(cacheNoteFor(request));
+  return createGraphQLError('PersistedQueryNotFound', {
+    extensions: {
+      code: 'PERSISTED_QUERY_NOT_FOUND',
+      http: { status: 200, headers: { 'cache-control': 'private, no-cache, must-revalidate' } },
+    },
+  });
+}
 
 /** The hash (lowercase hex) the extensions name, null when they name none; throws a 400 when it is malformed. */
 export function persistedHash(extensions: unknown): string | null {
@@ -131,10 +157,7 @@ export function automaticPersistedQueries(options: ApqOptions): Plugin {
       if (hash === null) return;
       if (params.query === undefined || params.query === null || params.query === '') {
         const document = await documentOf(hash);
-        // The message is what both clients look for; no shared cache may keep the answer past the registration.
-        if (document === undefined) {
-          throw badRequest('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND', { 'cache-control': 'no-store' });
-        }
+        if (document === undefined) throw notFound(request);
         setParams({ ...params, query: document });
         return;
       }

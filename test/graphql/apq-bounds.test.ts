@@ -96,21 +96,43 @@ async function reachingRedis(app: App): Promise<void> {
 const code = (body: Body) => body.errors?.[0]?.extensions?.code;
 
 describe(`automatic persisted queries on ${engineName}`, () => {
-  it('answers an unknown hash PersistedQueryNotFound, uncacheable, and runs it by hash once registered', async () => {
+  it('answers an unknown hash as Apollo Server does, by GET and POST in both media types, and never keeps it', async () => {
     const app = appWith();
-    const query = unique();
-    const missed = await byHash(app, sha256(query));
-    expect(missed.status).toBe(400);
-    expect(missed.body.errors?.[0]?.message).toBe('PersistedQueryNotFound');
-    expect(code(missed.body)).toBe('PERSISTED_QUERY_NOT_FOUND');
-    expect(missed.headers.get('cache-control')).toBe('no-store');
-
-    const registered = await register(app, query);
-    expect(registered.status).toBe(200);
-    const found = await byHash(app, sha256(query));
-    expect(found.status).toBe(200);
-    expect(found.body).toEqual(registered.body);
-    expect(found.body).toEqual((await post(app, { query })).body);
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const query = unique();
+      const hash = sha256(query);
+      const byGet = () => app.fetch(getUrl(hash), { headers: { accept } });
+      const byPost = () =>
+        app.fetch(`${ORIGIN}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept },
+          body: JSON.stringify({ extensions: persisted(hash) }),
+        });
+      // By GET twice: the second would be a kept copy of the first, if there were one.
+      for (const ask of [byGet, byPost, byGet]) {
+        const missed = await ask();
+        expect(missed.status, accept).toBe(200);
+        expect(missed.headers.get('content-type')).toContain(accept);
+        expect(await missed.json()).toEqual({
+          errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }],
+        });
+        expect(missed.headers.get('cache-control')).toBe('private, no-cache, must-revalidate');
+        for (const name of ['surrogate-control', 'surrogate-key', 'etag', 'x-cache']) {
+          expect(missed.headers.get(name), name).toBeNull();
+        }
+      }
+      // Registered, the same requests get the document's answer: made now (a cache miss), not the miss kept.
+      expect((await register(app, query)).status).toBe(200);
+      const expected = (await post(app, { query })).body;
+      expect(expected.errors).toBeUndefined();
+      for (const ask of [byGet, byPost]) {
+        const found = await ask();
+        expect(found.status).toBe(200);
+        expect(found.headers.get('x-cache')).toBe('miss');
+        expect(await found.json()).toEqual(expected);
+      }
+      expect((await byGet()).headers.get('x-cache')).toBe('hit');
+    }
   });
 
   it('refuses a query whose hash is another query’s, and registers nothing', async () => {

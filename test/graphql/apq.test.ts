@@ -1,7 +1,8 @@
 // Automatic persisted queries with the real clients, unchanged: Apollo Client 3's persisted-queries link and
 // urql's persistedExchange, both asked to send hashed queries over GET, against the server as a process. Each
-// gets the answers a plain query gets; the first time after one PersistedQueryNotFound and one registration,
-// the second time by its hash alone, in one GET that carries no query text. The clients are ecosystem tools,
+// gets the answers a plain query gets; the first time after one PersistedQueryNotFound (a 200 no cache keeps, as
+// Apollo Server answers it) and one registration, with no error surfaced, the second time by its hash alone, in
+// one GET that carries no query text. Apollo Client by POST too, its link's default. The clients are ecosystem tools,
 // installed on first need (test/helpers/ecosystem.ts); type-checked by test/ecosystem/tsconfig.json.
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +47,7 @@ interface Sent {
   body: string | undefined;
   status: number;
   cache: string | null;
+  cacheControl: string | null;
 }
 let sent: Sent[] = [];
 beforeEach(() => {
@@ -55,8 +57,9 @@ beforeEach(() => {
     const request = new Request(input, init);
     const response = await original(input, init);
     const body = typeof init?.body === 'string' ? init.body : undefined;
-    const cache = response.headers.get('x-cache');
-    sent.push({ method: request.method, url: new URL(request.url), body, status: response.status, cache });
+    const { status, headers } = response;
+    const [cache, cacheControl] = [headers.get('x-cache'), headers.get('cache-control')];
+    sent.push({ method: request.method, url: new URL(request.url), body, status, cache, cacheControl });
     return response;
   });
 });
@@ -82,6 +85,9 @@ async function plainAnswer(query: string, variables: object): Promise<unknown> {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const carriesQuery = (request: Sent) => request.url.searchParams.has('query') || /"query"/.test(request.body ?? '');
+/** The miss: a 200 that names no cache (the gateway's, a CDN's) and that the browser may not reuse unasked. */
+const MISSED = [200, 'private, no-cache, must-revalidate', null];
+const missed = (request: Sent | undefined) => [request?.status, request?.cacheControl, request?.cache];
 function hashOf(request: Sent): unknown {
   const overGet = request.url.searchParams.get('extensions');
   const extensions = overGet ? JSON.parse(overGet) : JSON.parse(request.body ?? '{}').extensions;
@@ -99,11 +105,12 @@ describe.skipIf(!tools.available)(`automatic persisted queries with the real cli
       });
     const query = gql(CARDS);
     const first = await makeClient().query({ query, variables: VARIABLES, fetchPolicy: 'network-only' });
-    expect(first.errors).toBeUndefined();
+    expect([first.errors, first.error]).toEqual([undefined, undefined]);
     expect(sent.map((r) => [r.method, r.status, carriesQuery(r)])).toEqual([
-      ['GET', 400, false], // PersistedQueryNotFound
+      ['GET', 200, false], // PersistedQueryNotFound
       ['POST', 200, true], // the query with its hash: registered
     ]);
+    expect(missed(sent[0])).toEqual(MISSED);
     // The document as Apollo sends it (its cache adds __typename), without any persisted query.
     const registration = JSON.parse(sent[1]?.body ?? '{}') as { query: string; extensions: object };
     expect(registration.extensions).toEqual({ persistedQuery: { version: 1, sha256Hash: sha256(registration.query) } });
@@ -138,9 +145,10 @@ describe.skipIf(!tools.available)(`automatic persisted queries with the real cli
     expect(first.error).toBeUndefined();
     expect(first.data).toEqual(expected);
     expect(sent.map((r) => [r.method, r.status, carriesQuery(r)])).toEqual([
-      ['GET', 400, false], // PersistedQueryNotFound
+      ['GET', 200, false], // PersistedQueryNotFound
       ['GET', 200, true], // the query with its hash: registered
     ]);
+    expect(missed(sent[0])).toEqual(MISSED);
 
     sent = [];
     const second = await makeClient().query(document, VARIABLES).toPromise();
@@ -150,5 +158,29 @@ describe.skipIf(!tools.available)(`automatic persisted queries with the real cli
     sent = [];
     await makeClient().query(document, VARIABLES).toPromise();
     expect(sent.map((r) => [r.method, r.status, r.cache])).toEqual([['GET', 200, 'hit']]);
+  });
+
+  it('Apollo Client 3 by POST (its default): a miss, a registration, then the hash alone', async () => {
+    const makeClient = () =>
+      new ApolloClient({
+        cache: new InMemoryCache(),
+        link: createPersistedQueryLink({ sha256 }).concat(new HttpLink({ uri: `${server.url}/graphql` })),
+      });
+    const query = gql(CARDS.replace('ApqCards', 'ApqCardsPost'));
+    const first = await makeClient().query({ query, variables: VARIABLES, fetchPolicy: 'network-only' });
+    expect([first.errors, first.error]).toEqual([undefined, undefined]);
+    expect(sent.map((r) => [r.method, r.status, carriesQuery(r)])).toEqual([
+      ['POST', 200, false], // PersistedQueryNotFound
+      ['POST', 200, true], // the query with its hash: registered
+    ]);
+    expect(missed(sent[0])).toEqual(MISSED);
+    const registration = JSON.parse(sent[1]?.body ?? '{}') as { query: string };
+    const expected = await plainAnswer(registration.query, VARIABLES);
+    expect(JSON.parse(JSON.stringify(first.data))).toEqual(expected);
+
+    sent = [];
+    const second = await makeClient().query({ query, variables: VARIABLES, fetchPolicy: 'network-only' });
+    expect(JSON.parse(JSON.stringify(second.data))).toEqual(expected);
+    expect(sent.map((r) => [r.method, r.status, carriesQuery(r)])).toEqual([['POST', 200, false]]);
   });
 });

@@ -1,5 +1,6 @@
 // Persisted operations: a hash from the manifest stands for its document, over POST and over GET (a short URL a
-// CDN can cache); an unknown hash is a 400; with PERSISTED_OPERATIONS_ONLY nothing else runs.
+// CDN can cache); an unknown hash is an APQ miss (200), a 400 with PERSISTED_OPERATIONS_ONLY, where nothing else
+// runs.
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,11 +64,14 @@ describe('persisted operations', () => {
     expect(second.headers.get('x-cache')).toBe('hit');
   });
 
-  it('answer 400 to an unknown hash, and with only=true refuse a query sent as text', async () => {
-    const unknown = await post(appWith(), { extensions: persisted('0'.repeat(64)) });
+  it('answer an unknown hash 200 (an APQ miss: it may be registered), 400 with only=true, which refuses text', async () => {
+    const missed = await post(appWith(), { extensions: persisted('0'.repeat(64)) });
+    expect(missed.status).toBe(200);
+    expect(missed.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
+    const strict = appWith(true);
+    const unknown = await post(strict, { extensions: persisted('0'.repeat(64)) });
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_NOT_FOUND');
-    const strict = appWith(true);
     const refused = await post(strict, { query: DOCUMENT });
     expect(refused.status).toBe(400);
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
