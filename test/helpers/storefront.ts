@@ -1,6 +1,6 @@
 // Browser tests of the web storefront (examples/storefront/web): what a page did (its console errors, uncaught
-// errors, failed requests, and its requests to the gateway), and the rig a test starts: Chromium, a gateway, the
-// storefront in front of it.
+// errors, failed requests, answers with an error status, and its requests to the gateway), and the rig a test
+// starts: Chromium, a gateway, the storefront in front of it.
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchChromium } from './chromium.js';
@@ -12,6 +12,8 @@ export interface PageRecord {
   errors: string[];
   /** Requests that got no answer (refused, reset, blocked), with why. */
   failed: string[];
+  /** Requests answered with an error status (4xx, 5xx), with it. */
+  rejected: string[];
   /** Every request the page made to the gateway (the event stream included), in order. */
   gateway: Request[];
 }
@@ -25,7 +27,7 @@ const isEventStream = (request: Request) => request.url().includes('query=subscr
  * no failure; any other is one.
  */
 export function recordPage(page: Page, gatewayUrl: string): PageRecord {
-  const record: PageRecord = { errors: [], failed: [], gateway: [] };
+  const record: PageRecord = { errors: [], failed: [], rejected: [], gateway: [] };
   const inFlight = new Set<Request>();
   const left = new WeakSet<Request>();
   page.on('console', (message) => {
@@ -40,6 +42,10 @@ export function recordPage(page: Page, gatewayUrl: string): PageRecord {
     if (request.url().startsWith(gatewayUrl)) record.gateway.push(request);
   });
   page.on('requestfinished', (request) => void inFlight.delete(request));
+  page.on('response', (response) => {
+    const request = response.request();
+    if (response.status() >= 400) record.rejected.push(`${request.method()} ${request.url()}: ${response.status()}`);
+  });
   page.on('requestfailed', (request) => {
     inFlight.delete(request);
     const reason = request.failure()?.errorText ?? 'unknown';
@@ -149,8 +155,9 @@ export async function waitForCards(page: Page, n: number): Promise<void> {
   await page.locator('#cards:not([aria-busy])').waitFor();
 }
 
-/** A page's console and requests were clean: no error said, no request failed. */
+/** A page's console and requests were clean: no error said, no request failed or answered with an error status. */
 export function expectClean(record: PageRecord): void {
   expect(record.errors, 'console errors').toEqual([]);
   expect(record.failed, 'failed requests').toEqual([]);
+  expect(record.rejected, 'requests answered 4xx or 5xx').toEqual([]);
 }
