@@ -120,10 +120,6 @@ describe(`Cache-Control and Vary on every answer, ${engineName}`, () => {
         headers: { 'content-type': 'text/plain' },
         body: 'x',
       },
-      {
-        name: 'APQ hash not known',
-        path: `/graphql?extensions=${encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } }))}`,
-      },
       { name: 'GraphiQL page', path: '/graphql', headers: { accept: 'text/html' } },
       {
         name: 'CORS preflight',
@@ -161,6 +157,15 @@ describe(`Cache-Control and Vary on every answer, ${engineName}`, () => {
       const answer = await ask(url, request);
       expect(answer.headers['x-cache'], request.name).not.toBe('hit');
       expectNotShared(answer, `${request.name} (${answer.status})`);
+    }
+    // A persisted-query hash not known yet is answered as Apollo Server answers it (src/graphql/apq.ts): private
+    // and revalidated, never kept, so the client's registration that follows is what the next request gets.
+    const unknownHash = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
+    for (let round = 0; round < 2; round++) {
+      const answer = await ask(url, { path: `/graphql?extensions=${encodeURIComponent(unknownHash)}` });
+      expect(answer.headers['cache-control']).toBe('private, no-cache, must-revalidate');
+      expect(answer.headers['x-cache']).toBeUndefined();
+      for (const header of SURROGATE) expect(answer.headers[header], header).toBeUndefined();
     }
   });
 
