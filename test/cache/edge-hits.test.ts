@@ -10,6 +10,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { engineName } from '../helpers/database.js';
+import { comparable } from '../helpers/edge-compare.js';
 import { edgeAndApp } from '../helpers/edge-pair.js';
 import { type Exchange, type ServedApp, send } from '../helpers/http-server.js';
 
@@ -25,12 +26,6 @@ interface Ask {
 
 const ask = (server: ServedApp, { method = 'GET', path, headers = {} }: Ask) =>
   send(server.url, { method, path, headers });
-
-/** What must be the same: status, headers but the per-request and per-connection ones, and the bytes. */
-function comparable({ status, headers, body }: Exchange) {
-  const { date: _d, 'x-request-id': _id, connection: _c, 'keep-alive': _k, ...rest } = headers;
-  return { status, headers: rest, body: body.toString('base64') };
-}
 
 const cards = '{ packages(limit: 24, seed: 7) { count results { id title urlSlug price } } }';
 const graphqlGet = (query: string) => `/graphql?query=${encodeURIComponent(query)}`;

@@ -8,47 +8,12 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { engineName } from '../helpers/database.js';
+import { type Ask, ask, comparable, same } from '../helpers/edge-compare.js';
 import { edgeAndApp } from '../helpers/edge-pair.js';
 import { PRIVATE_KEY } from '../helpers/graphql.js';
-import { type Exchange, type ServedApp, send } from '../helpers/http-server.js';
 
 const SHOP = 'https://shop.example';
 const { pair } = edgeAndApp({ count: 40, seed: 43, publicUrl: 'http://listing.example' });
-
-interface Ask {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** No seed given: each answer draws its own order, so only its status and headers but the length compare. */
-  drawn?: boolean;
-}
-
-const ask = (server: ServedApp, { method = 'POST', path = '/graphql', headers = {}, body }: Ask) =>
-  send(server.url, { method, path, headers, ...(body === undefined ? {} : { body }) });
-
-function comparable({ status, headers, body }: Exchange, drawn = false) {
-  const { date: _d, 'x-request-id': _id, connection: _c, 'keep-alive': _k, ...rest } = headers;
-  if (drawn) {
-    const { 'content-length': _l, etag: _e, 'surrogate-key': _s, 'cache-tag': _t, ...shape } = rest;
-    return { status, headers: shape, body: JSON.parse(body.toString()).data ? 'data' : 'no data' };
-  }
-  return { status, headers: rest, body: body.toString('base64') };
-}
-
-/** Asks both the same request; their answers must be the same. Returns the edge's. */
-async function same(both: { edge: ServedApp; app: ServedApp }, request: Ask): Promise<Exchange> {
-  const what = `${request.method ?? 'POST'} ${request.path ?? '/graphql'} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 200)}`;
-  const inTime = <T>(answer: Promise<T>, who: string) =>
-    Promise.race([
-      answer,
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${who} did not answer ${what}`)), 10_000)),
-    ]);
-  const fromEdge = await inTime(ask(both.edge, request), 'the edge');
-  const fromApp = await inTime(ask(both.app, request), 'yoga');
-  expect(comparable(fromEdge, request.drawn), what).toEqual(comparable(fromApp, request.drawn));
-  return fromEdge;
-}
 
 const json = (query: string, extra: Record<string, unknown> = {}) => JSON.stringify({ query, ...extra });
 /** A POST with its length, as clients send it (`chunked`: without, its body read by the edge before the app). */

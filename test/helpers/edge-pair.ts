@@ -9,7 +9,13 @@ import type { V2Package } from '../../src/v2/records.js';
 import { memorySource } from '../import/helpers.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_KEYS } from './graphql.js';
-import { type ServedApp, serveApp } from './http-server.js';
+import { type ServedApp, type ServeOptions, serveApp } from './http-server.js';
+
+export interface PairOptions extends Omit<ServeOptions, 'edgeHits' | 'logger'> {
+  publicUrl?: string | undefined;
+  edge?: Partial<AppSettings>;
+  app?: Partial<AppSettings>;
+}
 
 /**
  * A database of `count` listed packages made before the file's tests and dropped after them, with the servers
@@ -38,11 +44,26 @@ export function edgeAndApp(options: { count: number; seed: number; publicUrl: st
     servers.push(server);
     return server;
   };
-  async function pair(settings: Partial<AppSettings>) {
+  /**
+   * `served`: how both are served (the public URL, by default the file's, undefined for none; the listening
+   * address; the connection bound), and what each side has of its own beside the settings (a Redis database
+   * each, so that neither finds what the other kept or counted).
+   */
+  async function pair(settings: Partial<AppSettings>, served: PairOptions = {}) {
     const all: Partial<AppSettings> = { apiKeys: TEST_KEYS, rateLimit: { requests: 0, windowMs: 60_000 }, ...settings };
-    const edge = await serve(all, options.publicUrl);
-    const app = await serve(all, options.publicUrl, undefined, { edgeHits: false });
-    return { edge, app };
+    const { publicUrl: _p, edge: ofEdge = {}, app: ofApp = {}, ...serving } = served;
+    // Given as undefined: none, the links on the listening address.
+    const publicUrl = 'publicUrl' in served ? served.publicUrl : options.publicUrl;
+    const edge = await serve({ ...all, ...ofEdge }, publicUrl, undefined, serving);
+    const app = await serve({ ...all, ...ofApp }, publicUrl, undefined, { ...serving, edgeHits: false });
+    /** Closes both now rather than after the file's tests. */
+    const close = async () => {
+      for (const server of [edge, app]) {
+        servers.splice(servers.indexOf(server), 1);
+        await server.close();
+      }
+    };
+    return { edge, app, close };
   }
   return { records, db, serve, pair };
 }

@@ -1,13 +1,18 @@
-// An app served over real HTTP in this process, wired as src/server.ts wires it: the Node edge in front, the v2
-// links on the listening address (or the forwarded one behind a trusted proxy), a free port on loopback.
+// An app served over real HTTP in this process, wired as src/server.ts wires it: the Node edge in front (the body
+// bound and the connection bound of the settings), the v2 links on the listening address (or the forwarded one
+// behind a trusted proxy), the request's span around it all while tracing is on, a free port on loopback.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AppSettings, createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import { type BeforeTheApp, guardEdge } from '../../src/http/edge.js';
 import type { EventStreams } from '../../src/http/event-streams.js';
 import { listeningBase, type PublicBase, publicBaseFor } from '../../src/http/public-base.js';
+import { boundConnections } from '../../src/http/sockets.js';
+import { traceRequests } from '../../src/http/tracing.js';
 import type { Logger } from '../../src/logger.js';
+import { tracingOn } from '../../src/tracing.js';
 
 export interface ServedApp {
   url: string;
@@ -20,6 +25,13 @@ export interface ServeOptions {
   /** Kept answers sent at the Node edge, as the server does (default); false: every request goes to the app. */
   edgeHits?: boolean;
   logger?: Logger;
+  /**
+   * The listening address the v2 links are built on (as src/server.ts makes it from HOST and PORT); by default this
+   * server's own. Two servers compared byte for byte are given the same one.
+   */
+  listening?: string;
+  /** Connections one client address may hold open at once (MAX_CONNECTIONS_PER_ADDRESS); by default no bound. */
+  maxConnectionsPerAddress?: number;
 }
 
 export async function serveApp(
@@ -27,7 +39,7 @@ export async function serveApp(
   settings: Partial<AppSettings>,
   publicUrl?: string,
   streams?: EventStreams,
-  { edgeHits = true, logger }: ServeOptions = {},
+  { edgeHits = true, logger, listening, maxConnectionsPerAddress = 0 }: ServeOptions = {},
 ): Promise<ServedApp> {
   let base: PublicBase = () => '';
   const app = createApp({
@@ -51,10 +63,14 @@ export async function serveApp(
           });
         }
       : undefined;
-  const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy, beforeTheApp }));
+  const maxBodyBytes = settings.maxBodyBytes ?? loadConfig({}).maxBodyBytes;
+  const connections = boundConnections({ perAddress: maxConnectionsPerAddress, trustProxy });
+  const edge = guardEdge(app, { maxBodyBytes, trustProxy, beforeTheApp, refuseConnection: connections.refusal });
+  const server = createServer(tracingOn() ? traceRequests(edge) : edge);
+  connections.watch(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  base = publicBaseFor({ publicUrl, trustProxy }, listeningBase('127.0.0.1', port));
+  base = publicBaseFor({ publicUrl, trustProxy }, listening ?? listeningBase('127.0.0.1', port));
   return {
     url: `http://127.0.0.1:${port}`,
     edgeAnswered: () => answered,
