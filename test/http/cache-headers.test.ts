@@ -162,7 +162,10 @@ describe(`Cache-Control and Vary on every answer, ${engineName}`, () => {
     // and revalidated, never kept, so the client's registration that follows is what the next request gets.
     const unknownHash = JSON.stringify({ persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } });
     for (let round = 0; round < 2; round++) {
-      const answer = await ask(url, { path: `/graphql?extensions=${encodeURIComponent(unknownHash)}` });
+      const answer = await ask(url, {
+        name: 'APQ hash not known',
+        path: `/graphql?extensions=${encodeURIComponent(unknownHash)}`,
+      });
       expect(answer.headers['cache-control']).toBe('private, no-cache, must-revalidate');
       expect(answer.headers['x-cache']).toBeUndefined();
       for (const header of SURROGATE) expect(answer.headers[header], header).toBeUndefined();
