@@ -11,19 +11,11 @@ const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** How long each listing version read waits first (0: not at all). */
 const slow = vi.hoisted(() => ({ ms: 0 }));
-vi.mock('../../src/listing/version.js', async (original) => {
-  const real = await original<typeof import('../../src/listing/version.js')>();
-  return {
-    ...real,
-    sharedVersionReads: (...args: Parameters<typeof real.sharedVersionReads>) => {
-      const current = real.sharedVersionReads(...args);
-      return async (read: Parameters<typeof current>[0]) => {
-        if (slow.ms > 0) await new Promise((resolve) => setTimeout(resolve, slow.ms));
-        return current(read);
-      };
-    },
-  };
-});
+vi.mock('../../src/listing/version.js', async (original) =>
+  (await import('../helpers/version-reads.js')).versionReadsWith(await original(), async () => {
+    if (slow.ms > 0) await new Promise((resolve) => setTimeout(resolve, slow.ms));
+  }),
+);
 afterEach(() => {
   slow.ms = 0;
 });

@@ -63,19 +63,9 @@ vi.mock('../../src/cache/answers.js', async (original) => {
     },
   };
 });
-vi.mock('../../src/listing/version.js', async (original) => {
-  const real = await original<typeof import('../../src/listing/version.js')>();
-  return {
-    ...real,
-    sharedVersionReads: (...args: Parameters<typeof real.sharedVersionReads>) => {
-      const current = real.sharedVersionReads(...args);
-      return async (read: Parameters<typeof current>[0]) => {
-        thrown('version read');
-        return current(read);
-      };
-    },
-  };
-});
+vi.mock('../../src/listing/version.js', async (original) =>
+  (await import('../helpers/version-reads.js')).versionReadsWith(await original(), () => thrown('version read')),
+);
 
 const records = [...generatePackages({ count: 12, seed: 5 })].map((r) => ({ ...r, status: 1 })) as V2Package[];
 const state: { db?: TestDatabase; url?: string; close?: () => Promise<void> } = {};
