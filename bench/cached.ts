@@ -1,10 +1,13 @@
 // The cached scenarios, on servers of their own with the response cache on: answers from this process's memory,
 // revalidated with If-None-Match (304), and, when Redis can be reached, answers shared through Redis: a second
 // instance whose memory cache is too small to keep the page serves the entry the first instance made. Beside each
-// row, its hit limit: node:http writing the same answer (bytes and headers) from memory.
+// row, its hit limit: node:http writing the same answer (bytes and headers) from memory. With a baseline
+// (BENCH_BASELINE), each build has its servers, started together, and each scenario and its hit limit are
+// measured on the baseline, then on the current build.
 import { Redis } from 'ioredis';
 import { send } from '../test/helpers/exchange.js';
-import { freePort, type ServerProcess, startProcess } from './harness.js';
+import { type Build, startBuild } from './builds.js';
+import type { ServerProcess } from './harness.js';
 import { startHitLimit } from './limits.js';
 import type { Row } from './report.js';
 import { cachedScenarios, restPage, type Scenario } from './scenarios.js';
@@ -12,22 +15,13 @@ import { cachedScenarios, restPage, type Scenario } from './scenarios.js';
 export interface CachedRun {
   /** The server's environment: engine, log level, no seeding, no rate limit. */
   env: Record<string, string>;
-  nodeArgs: string[];
+  /** The builds to serve, each scenario measured on each in turn (bench/builds.ts). */
+  builds: Build[];
   /** Redis for the shared-cache scenario (BENCH_REDIS_URL; PostgreSQL only); skipped when unset or unreachable. */
   redisUrl: string | undefined;
   chosen(id: string): boolean;
-  measure(target: ServerProcess, scenario: Scenario): Promise<Row>;
+  measure(target: ServerProcess, scenario: Scenario, build?: Build): Promise<Row>;
   log(line: string): void;
-}
-
-async function startServer(run: CachedRun, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  return startProcess(
-    'dist/server.js',
-    { ...run.env, ...env, PORT: String(port) },
-    `http://127.0.0.1:${port}`,
-    run.nodeArgs,
-  );
 }
 
 async function reachable(url: string): Promise<boolean> {
@@ -62,40 +56,47 @@ export async function cachedRows(run: CachedRun): Promise<Row[]> {
   if (!sharing && !cachedScenarios('').some((s) => run.chosen(s.id))) return [];
 
   const rows: Row[] = [];
-  // One public address for both instances: the v2 links are built on it, so their pages are the same bytes.
+  // One public address for every instance: the v2 links are built on it, so their pages are the same bytes. The
+  // builds may share Redis: a cache key holds the build's fingerprint (src/cache/fingerprint.ts).
   const shared = { REDIS_URL: run.redisUrl as string, PUBLIC_URL: 'http://listing.bench' };
-  const first = await startServer(run, sharing ? shared : {});
+  const firsts: { build: Build; server: ServerProcess; etag: string }[] = [];
   try {
-    const { etag } = await firstPage(first);
-    for (const scenario of cachedScenarios(etag).filter((s) => run.chosen(s.id))) {
-      rows.push(await run.measure(first, scenario));
-      const limit = await startHitLimit(await send(first.url, scenario.request));
-      try {
-        const label = 'hit limit: node:http writing the same answer from memory';
-        rows.push(await run.measure(limit, { ...scenario, id: `limit-hit-${scenario.id}`, label }));
-      } finally {
-        await limit.stop();
+    for (const build of run.builds) {
+      const server = await startBuild(build, { ...run.env, ...(sharing ? shared : {}) });
+      const first = { build, server, etag: '' };
+      firsts.push(first); // stopped below, whatever happens next
+      first.etag = (await firstPage(server)).etag;
+    }
+    const ids = cachedScenarios('').map((s) => s.id);
+    for (const id of ids.filter((s) => run.chosen(s))) {
+      for (const { build, server, etag } of firsts) {
+        const scenario = cachedScenarios(etag).find((s) => s.id === id) as Scenario;
+        rows.push(await run.measure(server, scenario, build));
+        const limit = await startHitLimit(await send(server.url, scenario.request));
+        try {
+          const label = 'hit limit: node:http writing the same answer from memory';
+          rows.push(await run.measure(limit, { ...scenario, id: `limit-hit-${id}`, label }, build));
+        } finally {
+          await limit.stop();
+        }
       }
     }
     if (!sharing) return rows;
-    // One byte of memory cache: the page (440 kB) is never kept in this process; every hit is a Redis read.
-    const second = await startServer(run, { ...shared, RESPONSE_CACHE_BYTES: '1' });
-    try {
-      const { cache } = await firstPage(second);
-      if (cache !== 'hit') throw new Error(`the second instance's first page was a ${cache}, not the shared entry`);
-      run.log("  the second instance's first page was a hit: the entry the first instance put in Redis");
-      rows.push(
-        await run.measure(second, {
-          id: 'rest-redis',
-          label: 'REST v2 first page, from Redis, on a second instance',
-          request: restPage(0),
-        }),
-      );
-    } finally {
-      await second.stop();
+    for (const { build } of firsts) {
+      // One byte of memory cache: the page (440 kB) is never kept in this process; every hit is a Redis read.
+      const second = await startBuild(build, { ...run.env, ...shared, RESPONSE_CACHE_BYTES: '1' });
+      try {
+        const { cache } = await firstPage(second);
+        if (cache !== 'hit') throw new Error(`the second instance's first page was a ${cache}, not the shared entry`);
+        run.log(`  the second instance's first page was a hit: the entry the first instance put in Redis${build.tag}`);
+        const label = 'REST v2 first page, from Redis, on a second instance';
+        rows.push(await run.measure(second, { id: 'rest-redis', label, request: restPage(0) }, build));
+      } finally {
+        await second.stop();
+      }
     }
     return rows;
   } finally {
-    await first.stop();
+    await Promise.all(firsts.map(({ server }) => server.stop()));
   }
 }

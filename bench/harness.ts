@@ -136,8 +136,8 @@ export async function startProcess(
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The node options `npm start` runs the server with (package.json's start script): the bench runs it alike. */
-export function startOptions(): string[] {
-  const { scripts } = JSON.parse(readFileSync(`${ROOT}/package.json`, 'utf8')) as { scripts: { start: string } };
+export function startOptions(dir = ROOT): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8')) as { scripts: { start: string } };
   const words = scripts.start.split(/\s+/);
   return words.slice(words.indexOf('node') + 1, words.indexOf('dist/server.js'));
 }

@@ -22,6 +22,8 @@ export interface Row {
   peakRssMb: number;
   /** The serving process's resident memory after the scenario's warm-up, before its measured run, MB. */
   rssAfterWarmupMb: number;
+  /** The build a product row (or its hit limit) was measured on; unset on the floor's, PostGraphile's, the limits'. */
+  build?: 'current' | 'baseline';
 }
 
 export interface EngineRun {
@@ -36,6 +38,8 @@ export interface EngineRun {
   highWaterMb: number;
   /** The embedded default's memory on a new data directory (PGlite only). */
   embedded?: EmbeddedStart | undefined;
+  /** The baseline build served beside the current one (BENCH_BASELINE): its name and its own figures. */
+  baseline?: { name: string; statementsBySize: EngineRun['statementsBySize']; highWaterMb: number } | undefined;
 }
 
 export interface RunInfo {
@@ -86,6 +90,9 @@ function engineSection(run: EngineRun): string {
         ? `"vs floor" is against the PostgreSQL floor measured in this section (PGlite runs inside the server process, so no \`pg\` handler can reach it; the floor stands for what this machine can serve for this page, and a same-run ratio cancels the machine's drift): ${fixed(run.floorRps, 1)} req/s.`
         : `"vs floor" is against the mean of the two floor runs (before and after the scenarios): ${fixed(run.floorRps, 1)} req/s.`;
   const sizes = run.statementsBySize;
+  const bySize = (of: EngineRun['statementsBySize']) =>
+    `REST v2 ${of.map((s) => s.rest).join(' / ')}, GraphQL every field ${of.map((s) => s.graphql).join(' / ')}`;
+  const baseline = run.baseline;
   return [
     `### ${ENGINE_NAMES[run.engine]}`,
     '',
@@ -96,14 +103,34 @@ function engineSection(run: EngineRun): string {
     ...run.rows.map((row) => rowLine(row, run.floorRps)),
     '',
     floorNote,
-    `SQL statements of one request by page size (limit ${sizes.map((s) => s.size).join(' / ')}): REST v2 ${sizes.map((s) => s.rest).join(' / ')}, GraphQL every field ${sizes.map((s) => s.graphql).join(' / ')}.`,
-    `CPU ms/req and peak RSS are the serving process's: the product server's (on PGlite including the database, which runs inside it), or on the floor rows the floor's. DB CPU ms/req is the PostgreSQL backends' serving the bench database. CPU per request drifts much less than req/s when neighbours load the machine. The server's lifetime peak RSS (VmHWM) was ${fixed(run.highWaterMb, 0)} MB.`,
+    `SQL statements of one request by page size (limit ${sizes.map((s) => s.size).join(' / ')}): ${bySize(sizes)}${baseline ? `; ${baseline.name}: ${bySize(baseline.statementsBySize)}` : ''}.`,
+    `CPU ms/req and peak RSS are the serving process's: the product server's (on PGlite including the database, which runs inside it), or on the floor rows the floor's. DB CPU ms/req is the PostgreSQL backends' serving the bench database. CPU per request drifts much less than req/s when neighbours load the machine. The server's lifetime peak RSS (VmHWM) was ${fixed(run.highWaterMb, 0)} MB${baseline ? ` (${baseline.name}: ${fixed(baseline.highWaterMb, 0)} MB)` : ''}.`,
   ].join('\n');
 }
 
 interface Verdict {
   target: string;
-  values: Map<Engine, { text: string; met: boolean | undefined }>;
+  /** One value per column. */
+  values: { text: string; met: boolean | undefined }[];
+}
+
+/** A column of the targets: an engine's run, or with a baseline, each build's part of it (the shared rows in both). */
+interface Column {
+  title: string;
+  run: EngineRun;
+}
+
+function columns(runs: EngineRun[]): Column[] {
+  return runs.flatMap((run) => {
+    const title = ENGINE_NAMES[run.engine];
+    if (!run.baseline) return [{ title, run }];
+    const of = (build: Row['build']) => run.rows.filter((row) => row.build === undefined || row.build === build);
+    const { name, statementsBySize, highWaterMb } = run.baseline;
+    return [
+      { title: `${title} (${name})`, run: { ...run, rows: of('baseline'), statementsBySize, highWaterMb } },
+      { title: `${title} (current)`, run: { ...run, rows: of('current') } },
+    ];
+  });
 }
 
 const find = (run: EngineRun, id: Row['id']) => run.rows.find((row) => row.id === id);
@@ -114,7 +141,7 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
     measure: (run: EngineRun) => { text: string; met: boolean | undefined } | undefined,
   ): Verdict => ({
     target,
-    values: new Map(runs.map((run) => [run.engine, measure(run) ?? { text: 'n/a', met: undefined }])),
+    values: runs.map((run) => measure(run) ?? { text: 'n/a', met: undefined }),
   });
   const ratioToFloor = (id: ScenarioId, minimum: number) => (run: EngineRun) => {
     const row = find(run, id);
@@ -276,22 +303,18 @@ function verdicts(runs: EngineRun[], connections: number): Verdict[] {
 
 function targetsSection(runs: EngineRun[], connections: number): string {
   const mark = (met: boolean | undefined) => (met === undefined ? '' : met ? ' ✅' : ' ❌');
+  const shown = columns(runs);
   return [
     '### Targets',
     '',
     'The targets are defined on PostgreSQL (2 cores, uncached unless said); the PGlite column is for comparison.',
     '',
-    `| target | ${runs.map((run) => ENGINE_NAMES[run.engine]).join(' | ')} |`,
-    `|---|${runs.map(() => '--:').join('|')}|`,
-    ...verdicts(runs, connections).map(
-      (v) =>
-        `| ${v.target} | ${runs
-          .map((run) => {
-            const value = v.values.get(run.engine);
-            return `${value?.text ?? 'n/a'}${mark(value?.met)}`;
-          })
-          .join(' | ')} |`,
-    ),
+    `| target | ${shown.map((column) => column.title).join(' | ')} |`,
+    `|---|${shown.map(() => '--:').join('|')}|`,
+    ...verdicts(
+      shown.map((column) => column.run),
+      connections,
+    ).map((v) => `| ${v.target} | ${v.values.map((value) => `${value.text}${mark(value.met)}`).join(' | ')} |`),
   ].join('\n');
 }
 
@@ -339,6 +362,14 @@ export function writeResults(benchDir: string, section: string): string {
   const file = join(benchDir, 'results.md');
   const { runs, storefront } = sections(file);
   writeFileSync(file, `${HEADER}\n${[section, ...runs.slice(0, KEEP_RUNS - 1), ...storefront].join('\n\n')}\n`);
+  return file;
+}
+
+/** Writes a run against a baseline (BENCH_BASELINE) to bench/baseline-<short hash>.md, in place of the last one. */
+export function writeBaselineResults(benchDir: string, short: string, section: string): string {
+  const file = join(benchDir, `baseline-${short}.md`);
+  const header = `# Benchmark against baseline ${short}\n\nWritten by \`BENCH_BASELINE=${short} npm run bench\` (bench/run.ts; see docs/benchmarks.md): the baseline and the current build measured in one run, on one database, each product row on the baseline first. Its latest run against this baseline.\n`;
+  writeFileSync(file, `${header}\n${section}\n`);
   return file;
 }
 

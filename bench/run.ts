@@ -20,7 +20,12 @@
 //   BENCH_REDIS_URL     Redis for the shared-cache scenario (default redis://127.0.0.1:6379; empty: skipped)
 //   BENCH_NODE_ARGS     extra node options for the server, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof";
 //                       results.md is not written (a profiled server is slower)
+//   BENCH_BASELINE      a git ref (e.g. a commit): that commit is built outside the repository (bench/builds.ts)
+//                       and served beside the current build on the same database and settings (PostgreSQL only);
+//                       each product row is measured on the baseline, then on the current build. The table goes
+//                       to bench/baseline-<short hash>.md; results.md is not written
 import { join } from 'node:path';
+import { type Build, chosenBuilds, resolveBaseline, startBuild } from './builds.js';
 import { cachedRows } from './cached.js';
 import { prepareDatabase } from './databases.js';
 import { embeddedStart } from './embedded.js';
@@ -28,18 +33,24 @@ import { commit, machine, versions } from './environment.js';
 import {
   type DatabaseCpu,
   databaseCpu,
-  freePort,
   highWaterMb,
   ROOT,
   runCommand,
   type ServerProcess,
-  startOptions,
   startProcess,
 } from './harness.js';
 import { limitScenarios, startLimits } from './limits.js';
 import { comparablePage, firstDifference, get, measure as measureOn, statementsOf } from './measure.js';
 import { postgraphileScenarios, startPostGraphile } from './postgraphile.js';
-import { ENGINE_NAMES, type Engine, type EngineRun, type Row, runSection, writeResults } from './report.js';
+import {
+  ENGINE_NAMES,
+  type Engine,
+  type EngineRun,
+  type Row,
+  runSection,
+  writeBaselineResults,
+  writeResults,
+} from './report.js';
 import {
   BENCH_KEY_ENTRY,
   cardsRequest,
@@ -71,9 +82,10 @@ const settings = {
   postgresUrl: process.env.BENCH_DATABASE_URL || undefined,
   dataDir: process.env.BENCH_DATA_DIR || '/tmp/listing-bench-pglite',
   scenarios: process.env.BENCH_SCENARIOS?.split(',').map((s) => s.trim()) ?? undefined,
-  // The server runs with npm start's node options (see package.json), then any extra ones.
-  nodeArgs: [...startOptions(), ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+  // The server runs with npm start's node options (see package.json), then these.
+  extraNodeArgs: process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [],
   profiled: Boolean(process.env.BENCH_NODE_ARGS),
+  baselineRef: process.env.BENCH_BASELINE || undefined,
   redisUrl: (process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379') || undefined,
 };
 
@@ -97,11 +109,17 @@ function engineEnv(engine: Engine): Record<string, string> {
 }
 
 const log = (line: string) => console.log(line);
-const measure = (
+/** One scenario on a target; on a build's server (or its hit limit), the row is labelled with the build. */
+const measure = async (
   target: ServerProcess,
   scenario: Pick<Row, 'id' | 'label'> & { request: Scenario['request'] },
   database: DatabaseCpu | undefined,
-) => measureOn(settings, log, target, scenario, database);
+  build?: Build,
+): Promise<Row> => {
+  const labelled = build ? { ...scenario, label: scenario.label + build.tag } : scenario;
+  const row = await measureOn(settings, log, target, labelled, database);
+  return build ? { ...row, build: build.role } : row;
+};
 
 const serverEnv = (engine: Engine) => ({
   ...engineEnv(engine),
@@ -112,22 +130,58 @@ const serverEnv = (engine: Engine) => ({
   API_KEYS: BENCH_KEY_ENTRY,
 });
 
+/** Before the load: a build's first page (against the floor's), its filters' first pages, statements by size. */
+async function checkServer(engine: Engine, server: ServerProcess, floor: ServerProcess | undefined, tag: string) {
+  const firstPage = await get(server.url, restPage(0));
+  const packageId = (JSON.parse(firstPage) as { results: { identifier: string }[] }).results[0]?.identifier;
+  if (!packageId) throw new Error(`the first page is empty${tag}`);
+
+  if (floor) {
+    const product = comparablePage(firstPage);
+    const floorPage = comparablePage(await get(floor.url, FLOOR_REQUEST));
+    if (product === floorPage) {
+      log(`  the floor serves the same page as the product${tag} (${PAGE} records, compared after JSON.parse)`);
+    } else if (engine === 'postgresql') {
+      throw new Error(`the floor's page differs from the product's${tag} ${firstDifference(product, floorPage)}`);
+    } else {
+      log(`  note: the floor's page (PostgreSQL) differs from this engine's ${firstDifference(product, floorPage)}`);
+    }
+  }
+
+  // The one-time read of a filter's matching positions: the first request for it (later ones reuse them).
+  for (const [name, filter] of [
+    ['~10%', FILTER_10],
+    ['~90%', FILTER_90],
+  ] as const) {
+    const started = performance.now();
+    await get(server.url, cardsRequest(filter));
+    const first = performance.now() - started;
+    const again = performance.now();
+    await get(server.url, cardsRequest(filter));
+    log(
+      `  filter matching ${name}${tag}: first page ${first.toFixed(1)} ms (finds the matches once per version), the next ${(performance.now() - again).toFixed(1)} ms`,
+    );
+  }
+
+  const statementsBySize: EngineRun['statementsBySize'] = [];
+  for (const size of PAGE_SIZES) {
+    statementsBySize.push({
+      size,
+      rest: await statementsOf(server, restPage(0, size)),
+      graphql: await statementsOf(server, fullPageRequest(size)),
+    });
+  }
+  return { packageId, statementsBySize };
+}
+
 async function benchEngine(
   engine: Engine,
   version: string,
   floor: ServerProcess | undefined,
   database: DatabaseCpu | undefined,
+  builds: Build[],
 ): Promise<EngineRun> {
   log(`\n== ${ENGINE_NAMES[engine]} (${version})`);
-  // The compiled server, as `npm start` runs it (built at the start of the bench).
-  const port = await freePort();
-  const server = await startProcess(
-    'dist/server.js',
-    // Uncached: the targets are on pages made per request; the cached scenarios get a server of their own.
-    { ...serverEnv(engine), RESPONSE_CACHE_BYTES: '0', PORT: String(port) },
-    `http://127.0.0.1:${port}`,
-    settings.nodeArgs,
-  );
   const rows: Row[] = [];
   const floorRows: Row[] = [];
   const floorRun = async (when: string) => {
@@ -139,55 +193,29 @@ async function benchEngine(
   };
   // PGlite works inside the server process: its CPU is in the server's.
   const serverDatabase = engine === 'postgresql' ? database : undefined;
-  const statementsBySize = [];
-  let highWater: number;
+  // Each build's compiled server, as `npm start` runs it, all of them up at once on the same database; uncached:
+  // the targets are on pages made per request (the cached scenarios get servers of their own).
+  const served: { build: Build; server: ServerProcess; statementsBySize: EngineRun['statementsBySize'] }[] = [];
+  const highWater = new Map<Build, number>();
   try {
-    const firstPage = await get(server.url, restPage(0));
-    const packageId = (JSON.parse(firstPage) as { results: { identifier: string }[] }).results[0]?.identifier;
-    if (!packageId) throw new Error('the first page is empty');
-
-    if (floor) {
-      const product = comparablePage(firstPage);
-      const floorPage = comparablePage(await get(floor.url, FLOOR_REQUEST));
-      if (product === floorPage) {
-        log(`  the floor serves the same page as the product (${PAGE} records, compared after JSON.parse)`);
-      } else if (engine === 'postgresql') {
-        throw new Error(`the floor's page differs from the product's ${firstDifference(product, floorPage)}`);
-      } else {
-        log(`  note: the floor's page (PostgreSQL) differs from this engine's ${firstDifference(product, floorPage)}`);
-      }
+    for (const build of builds) {
+      const server = await startBuild(build, { ...serverEnv(engine), RESPONSE_CACHE_BYTES: '0' });
+      served.push({ build, server, statementsBySize: [] });
     }
-
-    // The one-time read of a filter's matching positions: the first request for it (later ones reuse them).
-    for (const [name, filter] of [
-      ['~10%', FILTER_10],
-      ['~90%', FILTER_90],
-    ] as const) {
-      const started = performance.now();
-      await get(server.url, cardsRequest(filter));
-      const first = performance.now() - started;
-      const again = performance.now();
-      await get(server.url, cardsRequest(filter));
-      log(
-        `  filter matching ${name}: first page ${first.toFixed(1)} ms (finds the matches once per version), the next ${(performance.now() - again).toFixed(1)} ms`,
-      );
-    }
-
-    for (const size of PAGE_SIZES) {
-      statementsBySize.push({
-        size,
-        rest: await statementsOf(server, restPage(0, size)),
-        graphql: await statementsOf(server, fullPageRequest(size)),
-      });
+    let packageId = '';
+    for (const each of served) {
+      const checked = await checkServer(engine, each.server, floor, each.build.tag);
+      packageId = checked.packageId;
+      each.statementsBySize = checked.statementsBySize;
     }
 
     await floorRun('before');
     for (const scenario of scenarios(packageId).filter((s) => chosen(s.id))) {
-      rows.push(await measure(server, scenario, serverDatabase));
+      for (const { build, server } of served) rows.push(await measure(server, scenario, serverDatabase, build));
     }
-    highWater = highWaterMb(server.pid);
+    for (const { build, server } of served) highWater.set(build, highWaterMb(server.pid));
   } finally {
-    await server.stop();
+    await Promise.all(served.map(({ server }) => server.stop()));
   }
   // PostGraphile on the same database, in the same run: what the product's slim and full pages compare with.
   const postgraphile =
@@ -216,10 +244,11 @@ async function benchEngine(
   rows.push(
     ...(await cachedRows({
       env: serverEnv(engine),
-      nodeArgs: settings.nodeArgs,
+      builds,
       redisUrl: engine === 'postgresql' ? settings.redisUrl : undefined,
       chosen,
-      measure: (target: ServerProcess, scenario: Scenario) => measure(target, scenario, serverDatabase),
+      measure: (target: ServerProcess, scenario: Scenario, build?: Build) =>
+        measure(target, scenario, serverDatabase, build),
       log,
     })),
   );
@@ -230,16 +259,35 @@ async function benchEngine(
       ? floorRows.reduce((sum, row) => sum + row.requestsPerSecond, 0) / floorRows.length
       : undefined;
   // The embedded default as `npm start` brings it up: a new data directory, the demo data loaded.
+  const current = served.find(({ build }) => build.role === 'current');
   const embedded =
-    engine === 'pglite' && chosen('embedded-start') ? await embeddedStart(settings.nodeArgs, log) : undefined;
-  return { engine, version, rows, floorRps, statementsBySize, highWaterMb: highWater, embedded };
+    engine === 'pglite' && current && chosen('embedded-start')
+      ? await embeddedStart(current.build.nodeArgs, log)
+      : undefined;
+  const baseline = served.find(({ build }) => build.role === 'baseline');
+  return {
+    engine,
+    version,
+    rows,
+    floorRps,
+    statementsBySize: current?.statementsBySize ?? [],
+    highWaterMb: current ? (highWater.get(current.build) ?? 0) : 0,
+    embedded,
+    baseline: baseline && {
+      name: baseline.build.name,
+      statementsBySize: baseline.statementsBySize,
+      highWaterMb: highWater.get(baseline.build) ?? 0,
+    },
+  };
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   const date = new Date();
-  await runCommand('npm', ['run', '--silent', 'build'], {}); // the server runs compiled, as `npm start` does
+  const baseline = settings.baselineRef ? resolveBaseline(settings.baselineRef) : undefined;
   const engines = chosenEngines();
+  await runCommand('npm', ['run', '--silent', 'build'], {}); // the server runs compiled, as `npm start` does
+  const builds = await chosenBuilds(baseline, settings.extraNodeArgs, log);
   const machineText = machine();
   log(
     `bench: ${engines.map((e) => ENGINE_NAMES[e]).join(' and ')}; ${settings.connections} connections, ${settings.duration} s per scenario after ${settings.warmup} s warm-up`,
@@ -265,7 +313,10 @@ async function main(): Promise<void> {
   const runs: EngineRun[] = [];
   try {
     for (const engine of engines) {
-      runs.push(await benchEngine(engine, engineVersions.get(engine) as string, floor, database));
+      // An embedded data directory serves one process at a time: the baseline is served on PostgreSQL only.
+      const served = engine === 'postgresql' ? builds : builds.filter((build) => build.role === 'current');
+      if (served.length < builds.length) log(`\n${ENGINE_NAMES[engine]}: the current build only (no baseline)`);
+      runs.push(await benchEngine(engine, engineVersions.get(engine) as string, floor, database, served));
     }
   } finally {
     await database?.close();
@@ -277,6 +328,12 @@ async function main(): Promise<void> {
   ];
   if (postgresVersion && !engineVersions.has('postgresql')) {
     notes.push(`The floor ran on ${postgresVersion}.`);
+  }
+  if (baseline) {
+    const dir = builds.find((build) => build.role === 'baseline')?.dir;
+    notes.push(
+      `Baseline: ${baseline.short} (${baseline.subject}), built in ${dir}. On PostgreSQL its server and the current build's run side by side on the same database and settings, and each product row (and each hit limit) is measured on the baseline, then on the current build; the rows of the floor, PostGraphile and the limits are shared. The targets show both builds.`,
+    );
   }
   const section = runSection(
     {
@@ -296,8 +353,11 @@ async function main(): Promise<void> {
     runs,
   );
   log(`\n${section}\n`);
-  if (settings.scenarios || settings.profiled) {
-    log('results.md not written (BENCH_SCENARIOS or BENCH_NODE_ARGS make this a partial or profiled run)');
+  if (baseline) log(`written to ${writeBaselineResults(join(ROOT, 'bench'), baseline.short, section)}`);
+  if (settings.scenarios || settings.profiled || baseline) {
+    log(
+      'results.md not written (BENCH_SCENARIOS, BENCH_NODE_ARGS or BENCH_BASELINE: a partial, profiled or compared run)',
+    );
   } else {
     log(`written to ${writeResults(join(ROOT, 'bench'), section)}`);
   }
