@@ -1,7 +1,7 @@
 // Configuration: the environment (src/environment.ts) parsed and validated once, into one typed `config` object.
 // Every problem is reported in one line; the process stops before it touches any data.
 import type { z } from 'zod';
-import type { ApiKey } from './api-keys.js';
+import type { ApiKey, KeyFile } from './api-keys.js';
 import { environment } from './environment.js';
 
 export { environment };
@@ -117,6 +117,8 @@ export type Config = {
   apiKeys: ApiKey[];
   /** When set, the v2 path answers only requests that carry one of these keys. */
   v2ApiKeys: ApiKey[] | undefined;
+  /** The files the keys above were read from, if any: read again at run time into those same lists. */
+  apiKeyFiles: KeyFile[];
   /** Requests per client per window; 0 turns rate limiting off. */
   rateLimit: { requests: number; windowMs: number };
   /** Redis shared by every instance (rate limits, cached answers); unset: each instance keeps its own in memory. */
@@ -152,6 +154,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  for (const [variable, file] of [
+    ['API_KEYS', e.API_KEYS_FILE],
+    ['V2_API_KEYS', e.V2_API_KEYS_FILE],
+  ] as const) {
+    if (file && present[variable] !== undefined) {
+      throw new ConfigError(`invalid configuration: ${variable} and ${variable}_FILE are both set; set one of them`);
+    }
+  }
+  const apiKeyFiles: KeyFile[] = [];
+  if (e.API_KEYS_FILE) apiKeyFiles.push({ variable: 'API_KEYS_FILE', withScopes: true, ...e.API_KEYS_FILE });
+  if (e.V2_API_KEYS_FILE) apiKeyFiles.push({ variable: 'V2_API_KEYS_FILE', withScopes: false, ...e.V2_API_KEYS_FILE });
   return {
     port: e.PORT,
     host: e.HOST,
@@ -214,8 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sseMaxConnections: e.SSE_MAX_CONNECTIONS,
     sseMaxPerCaller: e.SSE_MAX_PER_CALLER,
     corsOrigins: e.CORS_ORIGINS,
-    apiKeys: e.API_KEYS ?? [],
-    v2ApiKeys: e.V2_API_KEYS,
+    // A file's keys are the very list its reload replaces (src/api-keys.ts).
+    apiKeys: e.API_KEYS_FILE?.keys ?? e.API_KEYS ?? [],
+    v2ApiKeys: e.V2_API_KEYS_FILE?.keys ?? e.V2_API_KEYS,
+    apiKeyFiles,
     rateLimit: { requests: e.RATE_LIMIT, windowMs: e.RATE_LIMIT_WINDOW },
     redisUrl: e.REDIS_URL,
     redisTimeoutMs: e.REDIS_TIMEOUT,

@@ -4,7 +4,7 @@
 // would be (`.prefault('10')` for ten seconds), values accepted are the helpers' `accepts` meta, and the meaning
 // is `.describe()`, in Markdown whose links are relative to docs/.
 import { z } from 'zod';
-import { parseApiKeys } from './api-keys.js';
+import { parseApiKeys, readKeyFile } from './api-keys.js';
 
 /** Whether `value` is a URL of one of these schemes, with a host. */
 function isServiceUrl(value: string, protocols: string[]): boolean {
@@ -342,6 +342,27 @@ export const environment = z.object({
   V2_API_KEYS: apiKeys(false)
     .optional()
     .describe('when set, the v2 path answers only requests carrying one of these keys'),
+  // Keys from a file, read again at run time: see src/api-keys.ts (the file is read and checked here, at start).
+  API_KEYS_FILE: text('a file path')
+    .transform((path, ctx) => {
+      const keys = readKeyFile(path, true);
+      if (typeof keys === 'string') ctx.addIssue({ code: 'custom', message: keys });
+      return typeof keys === 'string' ? z.NEVER : { path, keys };
+    })
+    .meta({ accepts: 'a file of `API_KEYS` entries, one a line or comma-separated; `#` begins a comment line' })
+    .optional()
+    .describe(
+      'instead of `API_KEYS`: read again on SIGHUP and when the file changes, so keys are added and removed without a restart, and one name may carry two keys while clients move to the new one (see [Rotating an API key](operations.md#rotating-an-api-key)); a bad file keeps the keys in use and logs one error line',
+    ),
+  V2_API_KEYS_FILE: text('a file path')
+    .transform((path, ctx) => {
+      const keys = readKeyFile(path, false);
+      if (typeof keys === 'string') ctx.addIssue({ code: 'custom', message: keys });
+      return typeof keys === 'string' ? z.NEVER : { path, keys };
+    })
+    .meta({ accepts: 'a file of `V2_API_KEYS` entries, one a line or comma-separated; `#` begins a comment line' })
+    .optional()
+    .describe('instead of `V2_API_KEYS`, read again as `API_KEYS_FILE` is'),
   RATE_LIMIT: wholeNumber(0, 1_000_000_000)
     .prefault('600')
     .describe('requests per client per `RATE_LIMIT_WINDOW` on `/graphql` and the v2 path; `0` turns it off'),

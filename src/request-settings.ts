@@ -71,6 +71,9 @@ export const requestSettings: Readonly<Record<EnvironmentVariable, RequestRole>>
   CORS_ORIGINS: 'request',
   API_KEYS: 'request',
   V2_API_KEYS: 'request',
+  // The same lists as API_KEYS and V2_API_KEYS (which the profiles set), read from a file and again at run time.
+  API_KEYS_FILE: not("where API_KEYS's list is read from; the list itself is API_KEYS's"),
+  V2_API_KEYS_FILE: not("where V2_API_KEYS's list is read from; the list itself is V2_API_KEYS's"),
   RATE_LIMIT: 'request',
   RATE_LIMIT_WINDOW: 'request',
   REDIS_URL: 'request',

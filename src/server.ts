@@ -4,6 +4,7 @@
 // own, are ended first. A rejected promise nothing handled is logged and counted, never fatal; an uncaught exception
 // stops the server the same graceful way, exiting 1 (src/lifecycle.ts, watchFaults, says why).
 import { createServer } from 'node:http';
+import { watchKeyFiles } from './api-keys.js';
 import { createApp } from './app.js';
 import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
@@ -124,6 +125,9 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
     process.exit(clean && !failed ? 0 : 1);
   };
   onStop((reason) => void stop(reason));
+  // Keys given in files are read again on SIGHUP and when a file changes, without a restart (src/api-keys.ts).
+  const keyFiles = watchKeyFiles(config.apiKeyFiles, log);
+  process.on('SIGHUP', () => (config.apiKeyFiles.length ? keyFiles.reload() : log.info('SIGHUP: no keys file')));
   return (reason) => void stop(reason);
 }
 

@@ -22,6 +22,10 @@ export interface ServerContext {
 }
 
 export interface CallerOptions {
+  /**
+   * Read at every call, never copied: a keys file's reload replaces the list's contents in place (src/api-keys.ts),
+   * and the next request is checked against the new keys, at both doors and for the response cache's scopes.
+   */
   apiKeys: readonly ApiKey[];
   v2ApiKeys: readonly ApiKey[] | undefined;
   trustProxy: boolean;
