@@ -172,7 +172,7 @@ export function createApp({
   const cache: Plugin[] = responses ? [responses.plugin] : [];
   const budget = requestBudget({ ...settings.rateLimit, redis });
   const corsOrigins = corsPolicy(settings.corsOrigins);
-  const record = requestRecorder(logger, metrics);
+  const record = requestRecorder(logger, metrics, callerOf);
   // Requests answered at the Node edge, before yoga's HTTP layer, with the decisions its plugins below make:
   // kept answers (src/cache/edge-hits.ts) and plain GraphQL queries (src/graphql/edge-operations.ts).
   const edge = {

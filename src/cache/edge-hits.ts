@@ -153,7 +153,15 @@ export function keptAtTheEdge({
       response.end(hit.body);
       cache.answered(path, 'hit');
       const seconds = (performance.now() - started) / 1000;
-      record({ method: head.method, path, status: hit.status, seconds, operation, requestId });
+      record({
+        method: head.method,
+        path,
+        status: hit.status,
+        seconds,
+        operation,
+        requestId,
+        from: { head, server: { req: response.req } },
+      });
       return true;
     },
   };

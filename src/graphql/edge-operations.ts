@@ -162,7 +162,7 @@ export function edgeOperations(options: EdgeOperationOptions): BeforeTheApp {
     response.writeHead(sent.status, { 'x-request-id': requestId, ...headers });
     response.end(sent.bytes);
     const seconds = (performance.now() - started) / 1000;
-    record({ method: head.method, path: GRAPHQL_PATH, status: sent.status, seconds, operation, requestId });
+    record({ method: head.method, path: GRAPHQL_PATH, status: sent.status, seconds, operation, requestId, caller });
     return true;
   }
 

@@ -41,9 +41,14 @@ export function identifyCaller(options: CallerOptions): CallerOf {
     const graphql = identify(authorization, options.apiKeys);
     const v2 = options.v2ApiKeys ? identify(authorization, options.v2ApiKeys) : null;
     const address = clientAddress(request, server, options.trustProxy);
-    const keyName = graphql.kind === 'key' ? graphql.key.name : v2?.kind === 'key' ? v2.key.name : undefined;
-    return { graphql, v2, address, rateKey: keyName ? `key:${keyName}` : `ip:${address}` };
+    const name = keyName({ graphql, v2 });
+    return { graphql, v2, address, rateKey: name ? `key:${name}` : `ip:${address}` };
   };
+}
+
+/** The name of the valid key a caller presented (API_KEYS first, then V2_API_KEYS): rate limits and log lines. */
+export function keyName({ graphql, v2 }: Pick<Caller, 'graphql' | 'v2'>): string | undefined {
+  return graphql.kind === 'key' ? graphql.key.name : v2?.kind === 'key' ? v2.key.name : undefined;
 }
 
 /** Who calls, found once per request (the app's plugins ask again and again). */

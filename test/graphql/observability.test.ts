@@ -76,12 +76,13 @@ describe(`observability on ${engineName}`, () => {
     expect([await count('miss'), await count('hit')]).toEqual([misses + 1, hits + 2]);
   });
 
-  it('logs one structured line per request', async () => {
+  it('logs one structured line per request (the probes at debug: none at info)', async () => {
     logLines.length = 0;
     await app.fetch('http://localhost/healthz');
+    await app.fetch('http://localhost/v2/openapi.json');
     const requests = logLines.filter((l) => l.msg === 'request');
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ level: 'info', method: 'GET', path: '/healthz', status: 200 });
+    expect(requests[0]).toMatchObject({ level: 'info', method: 'GET', path: '/v2/openapi.json', status: 200 });
     expect(typeof requests[0]?.durationMs).toBe('number');
   });
 
