@@ -325,8 +325,9 @@ export function createApp({
       error: (...args) => logger.error({ err: args.find((a) => a instanceof Error) }, args.map(String).join(' ')),
     },
   });
-  // The server puts `atTheEdge` in front of the app (src/http/edge.ts); in-process `fetch` calls go to yoga alone.
-  return Object.assign(yoga, { atTheEdge, edgeUnhonoured: plan.unhonoured });
+  // The server puts `atTheEdge` in front of the app (src/http/edge.ts), which records what it answers itself with
+  // `recordRequest`; in-process `fetch` calls go to yoga alone.
+  return Object.assign(yoga, { atTheEdge, edgeUnhonoured: plan.unhonoured, recordRequest: record });
 }
 
 export type App = ReturnType<typeof createApp>;

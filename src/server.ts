@@ -44,6 +44,7 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
     ...config,
     refuseConnection: connections.refusal,
     beforeTheApp: app.atTheEdge,
+    record: app.recordRequest,
     // The request itself is answered (by the app, or a masked 500); the error is the operator's to see.
     onFault: (error, requestId) => log.error({ err: asError(error), requestId }, 'handling a request threw'),
   });

@@ -15,6 +15,8 @@
 //   the size limit.
 // - A request on a connection past its address's bound (MAX_CONNECTIONS_PER_ADDRESS, src/http/sockets.ts) gets
 //   429, its body read and dropped alike.
+// Each answer given here is logged and counted as the app's are (`record`, src/http/request-log.ts): a path of
+// none of ours under the route label "other".
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestContext } from '../logger.js';
@@ -22,6 +24,8 @@ import { NOT_SHARED } from './cache-headers.js';
 import { DJANGO_PAGE_HEADERS, NOT_FOUND_PAGE } from './django-pages.js';
 import { UNEXPECTED } from './masked-errors.js';
 import { type Refusal, refusalBody } from './refusals.js';
+import { nodeRequestHead } from './request-head.js';
+import { loggedPath, type RecordRequest } from './request-log.js';
 import { GRAPHQL_PATH, LISTING_PATH, LISTING_PATH_WITHOUT_SLASH, ROUTED_PATHS } from './routes.js';
 
 const LEGACY_PATHS: ReadonlySet<string> = new Set([LISTING_PATH, LISTING_PATH_WITHOUT_SLASH]);
@@ -92,6 +96,31 @@ function notFound(request: IncomingMessage, response: ServerResponse): void {
     'content-length': Buffer.byteLength(NOT_FOUND_PAGE),
   });
   response.end(request.method === 'HEAD' ? undefined : NOT_FOUND_PAGE);
+}
+
+/**
+ * Records an answer given here once it is sent (a refused body is read first): its route, or the path of a target
+ * that is none of ours as a log line may show it. Nothing is recorded when the client left before any answer.
+ */
+function recordWhenSent(
+  record: RecordRequest,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+  arrived: number,
+): void {
+  response.once('close', () => {
+    if (!response.headersSent) return;
+    const target = request.url ?? '';
+    record({
+      method: request.method ?? 'GET',
+      path: resolveTarget(target)?.path ?? loggedPath(target),
+      status: response.statusCode,
+      seconds: (performance.now() - arrived) / 1000,
+      requestId,
+      from: { head: nodeRequestHead(request), server: { req: request } },
+    });
+  });
 }
 
 /** Answers and closes the connection. */
@@ -183,6 +212,8 @@ export interface EdgeOptions {
   refuseConnection?: (request: IncomingMessage) => Refusal | null;
   /** Told of an error thrown while a request was handled (then answered a masked 500, or by the app). */
   onFault?: ((error: unknown, requestId: string) => void) | undefined;
+  /** Logs and counts the answers given here (404, refusals), as the app's requestRecorder does its own. */
+  record?: RecordRequest | undefined;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -242,6 +273,7 @@ function guarded<T>(
 /** Wraps the app's Node handler with the checks above, and gives each request an id (X-Request-Id). */
 export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
   return (request, response) => {
+    const arrived = performance.now();
     const requestId = requestIdFor(request, options.trustProxy);
     const toApp = () => {
       if (response.headersSent || response.destroyed) return;
@@ -268,7 +300,7 @@ export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
     };
     return guarded(
       () => {
-        const target = passes(options, request, response, requestId);
+        const target = passes(options, request, response, requestId, arrived);
         if (target === null) return;
         return target instanceof Promise ? target.then((read) => read && first(read)) : first(target);
       },
@@ -282,14 +314,16 @@ export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
  * false if it was then refused), or null when it was answered here.
  */
 function passes(
-  { maxBodyBytes, refuseConnection }: EdgeOptions,
+  { maxBodyBytes, refuseConnection, record }: EdgeOptions,
   request: IncomingMessage,
   response: ServerResponse,
   requestId: string,
+  arrived: number,
 ): Target | Promise<Target | false> | null {
-  /** Answered here: with the request id, as every answer. */
+  /** Answered here: with the request id, as every answer, and recorded once sent. */
   const refused = (answer: () => void) => {
     response.setHeader('x-request-id', requestId);
+    if (record) recordWhenSent(record, request, response, requestId, arrived);
     answer();
     return null;
   };

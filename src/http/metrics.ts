@@ -206,9 +206,12 @@ export function countEventStreams(metrics: Metrics, streams: { open(): number })
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/** The route label of every path that is none of ours (each answered 404 by the Node edge). */
+export const OTHER_ROUTE = 'other';
+
 /** Routes as labels: known paths by name, everything else as "other", so label values stay few. */
 export function routeLabel(pathname: string): string {
-  return (ROUTES as readonly string[]).includes(pathname) ? pathname : 'other';
+  return (ROUTES as readonly string[]).includes(pathname) ? pathname : OTHER_ROUTE;
 }
 
 export function methodLabel(method: string): string {

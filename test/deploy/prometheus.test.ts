@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, stringify } from 'yaml';
 import { loadConfig } from '../../src/config.js';
+import { OTHER_ROUTE } from '../../src/http/metrics.js';
 import { HEALTH_PATH, LIVE_PATH, METRICS_PATH } from '../../src/http/routes.js';
 import {
   alerts,
@@ -83,10 +84,10 @@ describe('the alerts and the dashboard', () => {
     }
   });
 
-  it('reads the job the Kubernetes Service names, leaves out the probe routes, and compares with the limits set elsewhere', () => {
+  it('reads the job the Kubernetes Service names, leaves out the probe routes and the paths of none of ours, and compares with the limits set elsewhere', () => {
     const manifests = parseAllDocuments(read('deploy/kubernetes/gateway.yaml')).map((doc) => doc.toJS());
     expect(manifests.find((m) => m.kind === 'Service').metadata.name).toBe(JOB);
-    const probes = [HEALTH_PATH, LIVE_PATH, METRICS_PATH].join('|');
+    const probes = [HEALTH_PATH, LIVE_PATH, METRICS_PATH, OTHER_ROUTE].join('|');
     for (const { expr } of [...rules, ...dashboardQueries()]) {
       for (const [, job] of expr.matchAll(/\bjob="([^"]*)"/g)) expect(job).toBe(JOB);
       for (const [, routes] of expr.matchAll(/\broute!~"([^"]*)"/g)) expect(routes).toBe(probes);
