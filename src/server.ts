@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import { watchKeyFiles } from './api-keys.js';
 import { createApp } from './app.js';
+import { buildInfo } from './build-info.js';
 import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
@@ -74,7 +75,8 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
       ? await openImportChannel({ dataDir: config.database.dataDir, db, logger: log, bounds: config.imports })
       : null;
   const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
-  log.info(`database: ${where}`);
+  const build = buildInfo();
+  log.info(build, `version ${build.version} (commit ${build.commit}, Node ${build.node}); database: ${where}`);
   log.info(`GraphQL and GraphiQL: ${base}/graphql`);
   log.info(`health:               ${base}/healthz (liveness: ${base}/livez)`);
   log.info(`metrics:              ${base}/metrics`);

@@ -1,10 +1,11 @@
-// GET /healthz (readiness): {"status":"ok"} when the database answers within a second; 503 with the reason when it
-// does not, when the data directory is gone or read-only, or while the server is stopping (so a load balancer
-// stops sending requests). GET /livez (liveness): 200 as long as the process can answer at all: restarting it
-// would not bring a database back. With REDIS_URL, /healthz also says how Redis is (`"redis":"ok"`, `degraded`:
+// GET /healthz (readiness): {"status":"ok","version":...} when the database answers within a second; 503 with the
+// reason when it does not, when the data directory is gone or read-only, or while the server is stopping (so a load
+// balancer stops sending requests). GET /livez (liveness): 200 as long as the process can answer at all: restarting
+// it would not bring a database back. With REDIS_URL, /healthz also says how Redis is (`"redis":"ok"`, `degraded`:
 // late or failing, `unreachable`), and stays 200 whatever it is: without Redis the instance still serves. With
 // read replicas it lists each database by role: reachable, serving requests, lag.
 import type { Plugin } from 'graphql-yoga';
+import { buildInfo } from '../build-info.js';
 import type { DatabaseStatus } from '../db/replicas.js';
 import type { SharedRedis } from './redis.js';
 import { onlyGetAndHead } from './refusals.js';
@@ -38,6 +39,7 @@ export function healthRoutes({ database, databases, redis, stopping }: HealthOpt
           status = 503;
           body = { status: 'unavailable', reason };
         }
+        body.version = buildInfo().version;
         if (redis) body.redis = redis.state();
         const statuses = databases?.() ?? [];
         if (statuses.length > 0) {

@@ -1,10 +1,12 @@
 // GET /metrics in Prometheus text format: SQL statements executed, and request durations for HTTP and GraphQL.
 // One registry per app, so several apps in one process (tests) never share counters. Every label value comes
-// from a closed set (routes, the project's own operation names), so no client can grow the registry. The faults
-// no code handled are the process's, not an app's: every registry reads the one count (src/lifecycle.ts).
+// from a closed set (routes, "other" for any path of none of ours, the project's own operation names), so no
+// client can grow the registry. The faults no code handled are the process's, not an app's: every registry reads
+// the one count (src/lifecycle.ts). So is the build (build_info).
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { buildInfo } from '../build-info.js';
 import type { PoolerStatus } from '../db/named-statements.js';
 import type { DatabaseStatus, PoolGauges } from '../db/replicas.js';
 import type { StatementObserver } from '../db/statements.js';
@@ -144,6 +146,14 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
       });
     }
   }
+  // Which build runs where: `build_info * on (instance) group_left (version) ...` names it beside any series.
+  const build = buildInfo();
+  new Gauge({
+    name: 'build_info',
+    help: "The build this instance runs: package.json's version, the commit it was built from, the Node.js version; always 1.",
+    labelNames: ['version', 'commit', 'node'],
+    registers: [registry],
+  }).set({ version: build.version, commit: build.commit, node: build.node }, 1);
   // Zero from the start, so the first fault is an increase the alert sees.
   for (const [name, help, read] of [
     [

@@ -1,6 +1,6 @@
 // `npm start` as an operator meets it: one command serves /healthz on the embedded database with demo data,
 // a restart keeps the data, and every configuration fault is one clear line and exit code 1.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,9 @@ import { runScript, type ServerProcess, startServer } from '../helpers/server-pr
 import { copyOfTemplate } from '../helpers/templates.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'listing-data-'));
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
 const running: ServerProcess[] = [];
 afterAll(async () => {
   await Promise.all(running.map((server) => server.stop('SIGKILL')));
@@ -42,7 +45,7 @@ describe('npm start on the embedded database', () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
     expect(health.headers.get('content-type')).toBe('application/json');
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(await health.json()).toEqual({ status: 'ok', version });
     expect(server.output()).toContain('loaded 60 demo packages');
     expect(await countListed(server.url)).toBe(60);
     expect(await server.stop('SIGTERM')).toBe(0);
@@ -92,7 +95,7 @@ describe('the embedded data directory', () => {
     rmSync(dir, { recursive: true, force: true });
     const gone = await fetch(`${server.url}/healthz`);
     expect(gone.status).toBe(503);
-    expect(await gone.json()).toEqual({ status: 'unavailable', reason: `data directory ${dir} is missing` });
+    expect(await gone.json()).toEqual({ status: 'unavailable', reason: `data directory ${dir} is missing`, version });
     writeFileSync(dir, 'not a directory');
     const replaced = await fetch(`${server.url}/healthz`);
     expect(((await replaced.json()) as { reason: string }).reason).toBe(
