@@ -213,7 +213,13 @@ export function createApp({
     { name: 'metrics', plugin: metricsPlugin(metrics, knownOperationNames()) },
     {
       name: 'health',
-      plugin: healthRoutes({ database: db.health, databases: db.statuses, redis, stopping: () => lifecycle.stopping }),
+      plugin: healthRoutes({
+        database: db.health,
+        databases: db.statuses,
+        redis,
+        stopping: () => lifecycle.stopping,
+        logger,
+      }),
     },
     ...graphiql.map((plugin) => ({ name: 'GraphiQL', plugin })),
     { name: 'CORS', plugin: cors(corsOrigins) },

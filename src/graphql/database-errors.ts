@@ -1,7 +1,8 @@
 // Database trouble, as GraphQL clients see it: SERVICE_UNAVAILABLE ("try again shortly"), and HTTP 503 with
 // Retry-After when the answer holds no data, in one error rather than one per field that could not be loaded.
-// The store speaks of DatabaseUnavailableError; this is where that becomes GraphQL. An outage is logged as one
-// warning per 10 s, not one line per request.
+// The store speaks of DatabaseUnavailableError; this is where that becomes GraphQL. A busy database is logged as
+// one warning per 10 s, not one line per request; a lost one is the outage src/http/health.ts logs, once when it
+// begins and once when it ends, from the check /healthz makes.
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { DatabaseUnavailableError, faultReason } from '../db/faults.js';
@@ -49,15 +50,13 @@ export function graphqlSession(session: ReadSession, logger: Logger): ReadSessio
 
 let lastWarned = 0;
 function warnOutage(logger: Logger, error: DatabaseUnavailableError): void {
-  if (Date.now() - lastWarned < 10_000) return;
+  if (error.kind === 'lost' || Date.now() - lastWarned < 10_000) return;
   lastWarned = Date.now();
   const reason = faultReason(error);
-  // A busy database fails the requests that meet it; a replica's conflict costs a re-run elsewhere; a lost
-  // database, every request that has nowhere else to read until it is back.
+  // A busy database fails the requests that meet it; a replica's conflict costs a re-run elsewhere.
   const what = {
     busy: 'database busy: the requests that meet it are answered 503',
     conflict: 'a replica cancelled a read for a change it replays: the operation runs again elsewhere',
-    lost: 'database unavailable: requests are answered 503 until it is back',
   }[error.kind];
   logger.warn({ reason }, what);
 }
