@@ -2,7 +2,8 @@
 // One registry per app, so several apps in one process (tests) never share counters. Every label value comes
 // from a closed set (routes, "other" for any path of none of ours, the project's own operation names), so no
 // client can grow the registry. The faults no code handled are the process's, not an app's: every registry reads
-// the one count (src/lifecycle.ts). So is the build (build_info).
+// the one count (src/lifecycle.ts). So are the build (build_info) and the memory the process may use.
+import { totalmem } from 'node:os';
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
@@ -154,6 +155,14 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
     labelNames: ['version', 'commit', 'node'],
     registers: [registry],
   }).set({ version: build.version, commit: build.commit, node: build.node }, 1);
+  new Gauge({
+    name: 'process_memory_limit_bytes',
+    help: "Memory the process may take before it is killed: its cgroup's limit (memory.max, the one Node sizes its heap from), else the machine's memory.",
+    registers: [registry],
+    collect() {
+      this.set(memoryLimit());
+    },
+  });
   // Zero from the start, so the first fault is an increase the alert sees.
   for (const [name, help, read] of [
     [
@@ -201,6 +210,17 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The container's memory limit as Node reads it (libuv: the cgroup's memory.max on v2, memory.limit_in_bytes on
+ * v1, for the process's own cgroup); the machine's memory where there is none (Node then says 0, or a number past
+ * the machine's, "max").
+ */
+export function memoryLimit(): number {
+  const machine = totalmem();
+  const constrained = process.constrainedMemory?.() ?? 0;
+  return constrained > 0 && constrained < machine ? constrained : machine;
+}
 
 /** The subscription streams open now, as a gauge (src/http/event-streams.ts). */
 export function countEventStreams(metrics: Metrics, streams: { open(): number }): void {

@@ -4,6 +4,7 @@
 // registered only on PostgreSQL (the embedded engine has no pool): on PGlite they must be exactly what is
 // missing, on PostgreSQL nothing is. Without read replicas db_up and db_serving have the primary's sample (asked
 // at scrape time), db_replica_lag_seconds and db_routed_requests_total none.
+import { totalmem } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../src/app.js';
 import { FullPageDocument } from '../../src/generated/graphql/graphql.js';
@@ -12,6 +13,8 @@ import { graphql } from '../helpers/graphql.js';
 import { dashboardQueries, exposedName, metricNames, recorded, rules } from '../helpers/prometheus.js';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The series Prometheus makes itself for each target it scrapes: no app exposes them. */
+const PROMETHEUS_OWN = new Set(['up']);
 const REPLICAS_ONLY = ['db_replica_lag_seconds', 'db_routed_requests_total'];
 const POSTGRES_ONLY = [
   'db_pool_connections',
@@ -65,7 +68,7 @@ describe(`the metrics the rules and the dashboard query, on ${engineName}`, () =
     const where = queried();
     expect([...where.keys()].filter((name) => name.includes(':') && !recorded.has(name))).toEqual([]);
     const missing = [...where.keys()].filter(
-      (name) => !recorded.has(name) && !typed.has(exposedName(name, histograms)),
+      (name) => !recorded.has(name) && !PROMETHEUS_OWN.has(name) && !typed.has(exposedName(name, histograms)),
     );
     if (onPostgres) expect(missing.map((name) => `${name} (${where.get(name)})`)).toEqual([]);
     else expect(missing.sort()).toEqual(POSTGRES_ONLY.filter((name) => where.has(name)).sort());
@@ -88,5 +91,9 @@ describe(`the metrics the rules and the dashboard query, on ${engineName}`, () =
     expect(text).toMatch(/^redis_up [01]$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds \S+$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+$/m);
+    // The container's limit where there is one, the machine's memory otherwise: never more, never none.
+    const limit = Number(/^process_memory_limit_bytes (\d+)$/m.exec(text)?.[1]);
+    expect(limit).toBeGreaterThan(0);
+    expect(limit).toBeLessThanOrEqual(totalmem());
   });
 });

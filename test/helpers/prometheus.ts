@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 export const PROMTOOL = '/usr/bin/promtool';
-export const promtoolInstalled = () => existsSync(PROMTOOL);
+/** Prometheus itself, from the same package: to render what promtool's unit tests cannot (external labels). */
+export const PROMETHEUS = '/usr/bin/prometheus';
+export const promtoolInstalled = () => existsSync(PROMTOOL) && existsSync(PROMETHEUS);
 
 export const PROMETHEUS_DIR = fileURLToPath(new URL('../../deploy/prometheus/', import.meta.url));
 export const RULE_FILES = ['rules.yml', 'alerts.yml'].map((name) => `${PROMETHEUS_DIR}${name}`);
