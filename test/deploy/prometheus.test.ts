@@ -81,13 +81,12 @@ describe.skipIf(!installed && !inCi)('promtool', () => {
       { stdio: 'ignore' },
     );
     try {
-      let found: { labels: Record<string, string>; annotations: Record<string, string> } | undefined;
+      type Alert = { labels: Record<string, string>; annotations: Record<string, string> };
+      let found: Alert | undefined;
       for (let i = 0; i < 150 && !found; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         const answer = await fetch(`http://127.0.0.1:${port}/api/v1/alerts`).catch(() => null);
-        const alerting = answer?.ok
-          ? ((await answer.json()) as { data: { alerts: NonNullable<typeof found>[] } })
-          : null;
+        const alerting = answer?.ok ? ((await answer.json()) as { data: { alerts: Alert[] } }) : null;
         found = alerting?.data.alerts.find((alert) => alert.labels.alertname === 'GatewayDown');
       }
       expect(found?.annotations.runbook_url).toBe(`${base}#gatewaydown`);
