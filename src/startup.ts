@@ -61,13 +61,15 @@ export async function prepareDatabase(config: Config, log: Logger, here = false)
         if (config.seedPackages > 0 && (await countPackages(db)) === 0) {
           const started = Date.now();
           log.info(`loading ${config.seedPackages} demo packages into the empty database`);
-          // The Prisma client (and, in seedDemoData, the demo generator) is loaded only for this.
-          await db.enableWrites();
-          await seedDemoData(db, { packages: config.seedPackages });
+          await withStartupWrites(config, db, (writer) => seedDemoData(writer, { packages: config.seedPackages }));
           const seconds = ((Date.now() - started) / 1000).toFixed(1);
           log.info(`loaded ${config.seedPackages} demo packages in ${seconds} s`);
         }
-        await ensureReadModel(db, log);
+        await ensureReadModel(
+          db,
+          (line) => log.info(line),
+          (work) => withStartupWrites(config, db, work),
+        );
       },
       (line) => log.info(line),
     );
@@ -112,20 +114,52 @@ async function makeNewDatabase(config: Config, dataDir: string, log: Logger): Pr
 }
 
 /**
- * Builds the read model when it was not built for the listing as it stands in this build's format: a database
- * written by an older build, or one whose format changed. Writers keep it current from then on.
+ * Runs a start's writes (the demo data, the read model) where its migrations run: on the direct connection when
+ * DATABASE_DIRECT_URL is set, as its role (the owner's, where the instances read as a role that may not write:
+ * deploy/postgres/roles.sql), else on the database itself. The Prisma client (and, in seedDemoData, the demo
+ * generator) is loaded only for this.
  */
-async function ensureReadModel(db: Database, log: Logger): Promise<void> {
+async function withStartupWrites<T>(config: Config, db: Database, work: (writer: Database) => Promise<T>): Promise<T> {
+  const { database } = config;
+  if (database.kind !== 'postgresql' || !database.directUrl) {
+    await db.enableWrites();
+    return work(db);
+  }
+  const writer = await openDatabase(
+    { kind: 'postgresql', url: database.directUrl },
+    { pool: { ...config.pool, size: 2 }, waitMs: config.databaseWaitMs },
+  );
+  try {
+    return await work(writer);
+  } finally {
+    await writer.close();
+  }
+}
+
+/**
+ * Builds the read model when it was not built for the listing as it stands in this build's format: a database
+ * written by an older build, or one whose format changed, or migrated and never written. Writers keep it current
+ * from then on. `npm run db:migrate` calls it too, so that instances that may not write find it built.
+ */
+export async function ensureReadModel(
+  db: Database,
+  say: (line: string) => void,
+  writing: <T>(work: (writer: Database) => Promise<T>) => Promise<T> = async (work) => {
+    await db.enableWrites();
+    return work(db);
+  },
+): Promise<void> {
   const [state] = await db.read.single<{ current: boolean }>({ text: READ_MODEL_CURRENT });
   if (state?.current) return;
   const started = Date.now();
-  log.info('building the read model of the listing');
-  await db.enableWrites();
-  await db.prisma.$transaction((tx) => rebuildReadModel((sql) => tx.$executeRawUnsafe(sql)), {
-    timeout: 60 * 60 * 1000,
-    maxWait: 60_000,
-  });
-  log.info(`built the read model in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  say('building the read model of the listing');
+  await writing((writer) =>
+    writer.prisma.$transaction((tx) => rebuildReadModel((sql) => tx.$executeRawUnsafe(sql)), {
+      timeout: 60 * 60 * 1000,
+      maxWait: 60_000,
+    }),
+  );
+  say(`built the read model in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 /**
@@ -139,7 +173,9 @@ const FIRST_START_FLAGS = ['--liftoff-only'];
 async function firstStart(): Promise<void> {
   const script = fileURLToPath(new URL('./first-start.js', import.meta.url));
   const flags = FIRST_START_FLAGS.filter((flag) => !process.execArgv.includes(flag));
-  const child = spawn(process.execPath, [...process.execArgv, ...flags, script], { stdio: 'inherit' });
+  // It stops when this process is gone, however this one was started: it is this start's work alone.
+  const env = { ...process.env, STOP_WITH_PARENT: 'true' };
+  const child = spawn(process.execPath, [...process.execArgv, ...flags, script], { stdio: 'inherit', env });
   const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
     (resolve, reject) => {
       child.once('error', reject);
