@@ -102,6 +102,14 @@ describe('rotating an API key without a restart', () => {
     expect(await graphql(A.key)).toEqual({ status: 200, codes: [] });
     expect(await graphql(B.key)).toEqual({ status: 200, codes: [] });
     expect([await v2(A.key), await v2(B.key)]).toEqual([200, 200]);
+    // The request log names either key by its name, never the key: one client, before and after.
+    const requests = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"') && line.includes('"status":200'));
+    expect(requests.filter((line) => line.includes('"key":"storefront"')).length).toBeGreaterThanOrEqual(4);
+    expect(server.output()).not.toContain(A.key);
+    expect(server.output()).not.toContain(B.key);
 
     writeKeys(B);
     await sighup();
