@@ -1,117 +1,23 @@
 // The environment variables: each one's type, range, default and meaning, in one zod schema. src/config.ts
 // parses it into the typed `config`; src/config-docs.ts renders docs/configuration.md from it (`npm run
 // docs:config`), so a variable's meaning is written here and nowhere else. Defaults are written as the variable
-// would be (`.prefault('10')` for ten seconds), values accepted are the helpers' `accepts` meta, and the meaning
-// is `.describe()`, in Markdown whose links are relative to docs/.
+// would be (`.prefault('10')` for ten seconds), values accepted are the `accepts` meta of the helpers in
+// src/environment-values.ts, and the meaning is `.describe()`, in Markdown whose links are relative to docs/.
 import { z } from 'zod';
-import { parseApiKeys, readKeyFile } from './api-keys.js';
-
-/** Whether `value` is a URL of one of these schemes, with a host. */
-function isServiceUrl(value: string, protocols: string[]): boolean {
-  try {
-    const url = new URL(value);
-    return protocols.includes(url.protocol) && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
-/** A URL of one of these schemes, with a host; `accepts` is the error message after "must be ". */
-const serviceUrl = (protocols: string[], accepts: string) =>
-  z
-    .string()
-    .trim()
-    .refine((value) => isServiceUrl(value, protocols), `must be ${accepts}`)
-    .meta({ accepts });
-
-const postgresUrl = serviceUrl(
-  ['postgres:', 'postgresql:'],
-  'a postgres:// or postgresql:// URL with a host, e.g. postgresql://user@127.0.0.1:5432/listing',
-);
-const redisUrl = serviceUrl(
-  ['redis:', 'rediss:'],
-  'a redis:// or rediss:// URL with a host, e.g. redis://127.0.0.1:6379',
-);
-
-const httpUrl = serviceUrl(['http:', 'https:'], 'an http:// or https:// URL, e.g. http://otel-collector:4318');
-
-/** Comma-separated http(s) URLs; empty for none. */
-const httpUrlsAccepts = 'http:// or https:// URLs separated by commas, e.g. http://varnish:6081/.xkey-purge';
-const httpUrls = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? [] : value.split(',').map((url) => url.trim())))
-  .refine((urls) => urls.every((url) => isServiceUrl(url, ['http:', 'https:'])), `must be ${httpUrlsAccepts}`)
-  .meta({ accepts: httpUrlsAccepts });
-
-const wholeNumber = (min: number, max: number) => {
-  const accepts = `a whole number from ${min} to ${max}`;
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+$/, `must be ${accepts}`)
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, `must be ${accepts}`)
-    .meta({ accepts });
-};
-
-/** Seconds, fractions allowed (`0.5`), into milliseconds. */
-const seconds = (min: number, max: number) => {
-  const accepts = `a number of seconds from ${min} to ${max}`;
-  return z
-    .string()
-    .trim()
-    .regex(/^\d+(\.\d+)?$/, `must be ${accepts}`)
-    .transform(Number)
-    .refine((s) => s >= min && s <= max, `must be ${accepts}`)
-    .transform((s) => Math.round(s * 1000))
-    .meta({ accepts: `${accepts} (fractions allowed)` });
-};
-
-const flag = z
-  .enum(['true', 'false'])
-  .transform((value) => value === 'true')
-  .meta({ accepts: '`true` or `false`' });
-
-/** Any text but the empty one. */
-const text = (accepts: string) => z.string().trim().min(1, 'must not be empty').meta({ accepts });
-
-const originsAccepts = '* or a comma-separated list of exact origins such as https://shop.example.com';
-const origins = z
-  .string()
-  .trim()
-  .transform((value) => value.split(',').map((origin) => origin.trim()))
-  .refine(
-    (list) =>
-      (list.length === 1 && list[0] === '*') ||
-      list.every((origin) => {
-        try {
-          return new URL(origin).origin === origin;
-        } catch {
-          return false;
-        }
-      }),
-    `must be ${originsAccepts}`,
-  )
-  .meta({ accepts: originsAccepts });
-
-const apiKeys = (withScopes: boolean) =>
-  z
-    .string()
-    .trim()
-    .transform((value, ctx) => {
-      const parsed = parseApiKeys(value, withScopes);
-      if (typeof parsed === 'string') {
-        ctx.addIssue({ code: 'custom', message: parsed });
-        return z.NEVER;
-      }
-      return parsed;
-    })
-    .meta({
-      accepts: `comma-separated \`${withScopes ? 'name:scopes:sha256-hex' : 'name:sha256-hex'}\` entries, as \`npm run api-key\` prints them`,
-    });
-
-const publicUrlAccepts = 'an http(s) URL without query, e.g. https://api.example.com';
+import { readKeyFile } from './api-keys.js';
+import {
+  apiKeys,
+  flag,
+  httpUrl,
+  httpUrls,
+  origins,
+  postgresUrl,
+  publicUrlAccepts,
+  redisUrl,
+  seconds,
+  text,
+  wholeNumber,
+} from './environment-values.js';
 
 export const environment = z.object({
   PORT: wholeNumber(0, 65535).prefault('4000').describe('HTTP port (`0` picks a free one)'),
