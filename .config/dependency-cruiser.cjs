@@ -1,9 +1,10 @@
 // The layers of src/, lowest first: a module may import its own layer and the ones below, never one above, and
 // no import circle. `npm run lint` checks it; `npm run deps:graph` draws the folders and their arrows.
 const LAYERS = [
-  // the foundation: the v2 contract, configuration (its values, and which settings change a request), logging,
-  // tracing, messages, process lifecycle, API keys, the build's fingerprint and what it is (version, commit)
-  '^src/(v2/|types/|config\\.ts|environment\\.ts|environment-values\\.ts|request-settings\\.ts|config-docs\\.ts|logger\\.ts|tracing\\.ts|messages\\.ts|lifecycle\\.ts|progress\\.ts|api-keys\\.ts|build-fingerprint\\.ts|build-info\\.ts)',
+  // the foundation: the v2 contract, configuration (its values, which settings change a request, what a start
+  // checks), logging, tracing, messages, process lifecycle, API keys, the build's fingerprint and what it is
+  // (version, commit)
+  '^src/(v2/|types/|config\\.ts|environment\\.ts|environment-values\\.ts|start-checks\\.ts|request-settings\\.ts|config-docs\\.ts|logger\\.ts|tracing\\.ts|messages\\.ts|lifecycle\\.ts|progress\\.ts|api-keys\\.ts|build-fingerprint\\.ts|build-info\\.ts)',
   // storage: the database clients, the read path, migrations, bulk writes
   '^src/db/',
   // what is done with the data: the listing's reads, imports of legacy dumps, the demo data

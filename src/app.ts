@@ -42,6 +42,7 @@ import { createEventStreams, type EventStreams } from './http/event-streams.js';
 import { healthRoutes } from './http/health.js';
 import { maskHookErrors } from './http/masked-errors.js';
 import { countEventStreams, createMetrics, metricsPlugin, routeLabel } from './http/metrics.js';
+import { onThePublicPort } from './http/metrics-port.js';
 import type { PublicBase } from './http/public-base.js';
 import { rateLimit, requestBudget } from './http/rate-limit.js';
 import { connectRedis } from './http/redis.js';
@@ -82,6 +83,7 @@ export type AppSettings = Pick<
   | 'redisTimeoutMs'
   | 'trustProxy'
   | 'maxBodyBytes'
+  | 'metricsPort'
 >;
 
 export interface AppOptions {
@@ -210,7 +212,8 @@ export function createApp({
     // -- HTTP edge, every route --
     // First, so every answer is timed and logged, refusals and cache hits included.
     { name: 'request log', plugin: requestLogPlugin(record) },
-    { name: 'metrics', plugin: metricsPlugin(metrics, knownOperationNames()) },
+    // /metrics on the public port only with METRICS_PORT=public; the server serves it on its own port otherwise.
+    { name: 'metrics', plugin: onThePublicPort(metricsPlugin(metrics, knownOperationNames()), settings.metricsPort) },
     {
       name: 'health',
       plugin: healthRoutes({
@@ -333,7 +336,12 @@ export function createApp({
   });
   // The server puts `atTheEdge` in front of the app (src/http/edge.ts), which records what it answers itself with
   // `recordRequest`; in-process `fetch` calls go to yoga alone.
-  return Object.assign(yoga, { atTheEdge, edgeUnhonoured: plan.unhonoured, recordRequest: record });
+  return Object.assign(yoga, {
+    atTheEdge,
+    edgeUnhonoured: plan.unhonoured,
+    recordRequest: record,
+    metricsRegistry: metrics.registry,
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

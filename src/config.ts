@@ -32,8 +32,16 @@ export interface PoolSettings {
 }
 
 export type Config = {
+  /** NODE_ENV=production: the defaults close what development leaves open (src/environment.ts says which). */
+  production: boolean;
   port: number;
   host: string;
+  /** Where /metrics is served: a port of its own on `host` (0 picks one), beside /graphql, or nowhere. */
+  metricsPort: number | 'public' | 'off';
+  /** The instance serves a demo on purpose: the embedded database and demo packages are allowed (src/start-checks.ts). */
+  demo: boolean;
+  /** The v2 path is public on purpose, its private fields included, when there are no `v2ApiKeys`. */
+  v2Public: boolean;
   database:
     | {
         kind: 'postgresql';
@@ -111,7 +119,7 @@ export type Config = {
   sseMaxPerCaller: number;
   /** Time an operation may take before it is answered with a timeout error, in milliseconds. */
   requestTimeoutMs: number;
-  /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins. */
+  /** Origins browsers may call /graphql from: ['*'] (any, without credentials) or exact origins; [] none named. */
   corsOrigins: string[];
   /** Keys that unlock scopes on GraphQL (`private`: the personal fields). */
   apiKeys: ApiKey[];
@@ -133,6 +141,9 @@ export class ConfigError extends Error {}
 
 /** The demo packages the embedded database is given by default: the listing a first start serves, made ready once. */
 export const DEMO_PACKAGES = 2000;
+
+/** Production's METRICS_PORT: the one Prometheus's list of default ports gives exporters of this kind. */
+export const PROMETHEUS_EXPORTER_PORT = 9464;
 
 /** The value as it may be shown: a URL's password is never printed. */
 function printable(name: string, value: string | undefined): string {
@@ -165,9 +176,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const apiKeyFiles: KeyFile[] = [];
   if (e.API_KEYS_FILE) apiKeyFiles.push({ variable: 'API_KEYS_FILE', withScopes: true, ...e.API_KEYS_FILE });
   if (e.V2_API_KEYS_FILE) apiKeyFiles.push({ variable: 'V2_API_KEYS_FILE', withScopes: false, ...e.V2_API_KEYS_FILE });
+  const production = e.NODE_ENV === 'production';
+  const metricsPort = e.METRICS_PORT ?? (production ? PROMETHEUS_EXPORTER_PORT : 'public');
+  if (metricsPort === e.PORT && e.PORT !== 0) {
+    throw new ConfigError(
+      `invalid configuration: METRICS_PORT=${JSON.stringify(String(metricsPort))} must not be PORT (METRICS_PORT=public serves /metrics on the public port)`,
+    );
+  }
   return {
+    production,
     port: e.PORT,
     host: e.HOST,
+    metricsPort,
+    demo: e.DEMO ?? !production,
+    v2Public: e.V2_PUBLIC ?? !production,
     database: e.DATABASE_URL
       ? {
           kind: 'postgresql',
@@ -203,7 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fields: e.GRAPHQL_MAX_FIELDS,
       cost: e.GRAPHQL_MAX_COST,
     },
-    introspection: e.GRAPHQL_INTROSPECTION,
+    introspection: e.GRAPHQL_INTROSPECTION ?? !production,
     persistedOperations: { file: e.PERSISTED_OPERATIONS, only: e.PERSISTED_OPERATIONS_ONLY },
     apq: {
       maxQueries: e.APQ_MAX_QUERIES,
@@ -226,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     purgeUrls: e.PURGE_URLS,
     sseMaxConnections: e.SSE_MAX_CONNECTIONS,
     sseMaxPerCaller: e.SSE_MAX_PER_CALLER,
-    corsOrigins: e.CORS_ORIGINS,
+    corsOrigins: e.CORS_ORIGINS ?? (production ? [] : ['*']),
     // A file's keys are the very list its reload replaces (src/api-keys.ts).
     apiKeys: e.API_KEYS_FILE?.keys ?? e.API_KEYS ?? [],
     v2ApiKeys: e.V2_API_KEYS_FILE?.keys ?? e.V2_API_KEYS,

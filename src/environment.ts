@@ -24,6 +24,42 @@ export const environment = z.object({
   HOST: text('an interface address or host name')
     .prefault('127.0.0.1')
     .describe('interface to listen on (`0.0.0.0` for all)'),
+  // Production is closed unless a setting opens it; development keeps a clone's `npm start` friendly. Each default
+  // that differs names both, and why (src/config.ts applies them; docs/operations.md, "Production defaults").
+  NODE_ENV: z
+    .string()
+    .trim()
+    .meta({ accepts: '`production`, or anything else for development' })
+    .optional()
+    .describe(
+      "`production` (the image's default) closes what development leaves open: introspection and GraphiQL, CORS for any site, `/metrics` on the public port, the v2 path's personal data without a key, and demo data; a start that would serve one of those without its setting saying so is refused in one line (see [Production defaults](operations.md#production-defaults)). Unset, as on a clone: development",
+    ),
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .regex(/^(public|off|\d+)$/, 'must be a whole number from 0 to 65535, `public` or `off`')
+    .refine((value) => !/^\d+$/.test(value) || Number(value) <= 65535, 'must be a whole number from 0 to 65535')
+    .transform((value) => (value === 'public' || value === 'off' ? value : Number(value)))
+    .meta({
+      accepts: 'a whole number from 0 to 65535 (`0` picks a free one), `public` or `off`',
+      default: '`public` in development, `9464` in production',
+    })
+    .optional()
+    .describe(
+      "where `/metrics` is served: on this port of `HOST`, and then not on the public port, which a proxy then need not hide (9464 is Prometheus's registered port for such exporters); `public` beside `/graphql`, friendlier on a clone, where nothing is private to hide; `off` nowhere",
+    ),
+  DEMO: flag
+    .meta({ default: '`true` in development, `false` in production' })
+    .optional()
+    .describe(
+      '`true`: this instance serves a demo on purpose, so it may run on the embedded database (no `DATABASE_URL`) and load `SEED_PACKAGES` invented packages. Without it a production start refuses both: a misspelled `DATABASE_URL` would otherwise serve invented data and answer healthy',
+    ),
+  V2_PUBLIC: flag
+    .meta({ default: '`true` in development, `false` in production' })
+    .optional()
+    .describe(
+      '`true`: the v2 path is public on purpose. Its records carry `photographer_email` and `payments_user_id` (the legacy contract), so without `V2_API_KEYS` (or `V2_API_KEYS_FILE`) a start is refused unless this says so; ignored with keys',
+    ),
   DATABASE_URL: postgresUrl
     .optional()
     .describe('use this PostgreSQL server instead of the embedded database (unset: the embedded PGlite)'),
@@ -147,8 +183,11 @@ export const environment = z.object({
       'fields times the list sizes they are served for (see [What one request may cost](security.md#what-one-request-may-cost))',
     ),
   GRAPHQL_INTROSPECTION: flag
-    .prefault('true')
-    .describe('`false` turns off introspection, GraphiQL and "Did you mean" suggestions'),
+    .meta({ default: '`true` in development, `false` in production' })
+    .optional()
+    .describe(
+      '`false` turns off introspection, GraphiQL and "Did you mean" suggestions. Off in production: the schema names the private fields and every limit, and the clients that need it have it from codegen',
+    ),
   PERSISTED_OPERATIONS: text('a file path')
     .optional()
     .describe("path of a persisted operations manifest (hash -> document, as codegen's client preset writes it)"),
@@ -240,9 +279,10 @@ export const environment = z.object({
       '`listingChanged` streams one client (its API key, else its address) may hold open at once on an instance; past it a 429 with `Retry-After`, so that one client cannot take the room `SSE_MAX_CONNECTIONS` leaves everyone; `0`: no bound of its own. A page needs one stream; 10 leaves room for a few tabs, or a few people behind one address',
     ),
   CORS_ORIGINS: origins
-    .prefault('*')
+    .meta({ default: '`*` in development; none in production, where a start without it is refused' })
+    .optional()
     .describe(
-      'origins browsers may call `/graphql` from: `*` (any site, without credentials) or exact origins (credentials allowed)',
+      "origins browsers may call `/graphql` from: `*` (any site, without credentials) or exact origins (credentials allowed). Production asks for the list, or `*` said on purpose: a storefront's sites are the operator's to name",
     ),
   API_KEYS: apiKeys(true).optional().describe('keys for GraphQL (see [API keys](security.md#api-keys))'),
   V2_API_KEYS: apiKeys(false)

@@ -18,6 +18,10 @@ export const requestSettings: Readonly<Record<EnvironmentVariable, RequestRole>>
   // Without PUBLIC_URL (and a trusted proxy), the v2 links are built on the listening address.
   PORT: 'request',
   HOST: 'request',
+  NODE_ENV: not('only the defaults of other settings, each held to both doors by its own row'),
+  METRICS_PORT: not('/metrics is no route of the edge: yoga alone answers it, or a port of its own'),
+  DEMO: not('start-up only: whether the embedded database and demo data may be served'),
+  V2_PUBLIC: not('start-up only: whether a v2 path without keys may be served'),
   DATABASE_URL: not('where the listing is stored; both doors read it the same way'),
   DATABASE_DIRECT_URL: not('migrations and the start-up lock only'),
   DATABASE_REPLICA_URLS: not('which copy a read goes to, below both doors; the reads are the same'),

@@ -11,6 +11,7 @@ import { type Config, loadConfig } from './config.js';
 import { drainable } from './http/drain.js';
 import { guardEdge } from './http/edge.js';
 import { createEventStreams } from './http/event-streams.js';
+import { listenForMetrics } from './http/metrics-port.js';
 import { listeningBase, type PublicBase, publicBaseFor } from './http/public-base.js';
 import { boundConnections } from './http/sockets.js';
 import { traceRequests } from './http/tracing.js';
@@ -18,12 +19,15 @@ import { openImportChannel } from './import/live-server.js';
 import { asError, onStop, type StopReason, watchFaults } from './lifecycle.js';
 import { WARM_UP_FAILED, warmUp } from './listing/warm-up.js';
 import { createLogger, type Logger } from './logger.js';
+import { likelyTypos, refuseClosedByDefault } from './start-checks.js';
 import { describeStartupFailure, prepareDatabase, StartupError } from './startup.js';
 import { startTracing } from './tracing.js';
 
 /** Starts serving; resolves with how to stop (as on SIGTERM) once it listens. */
 async function serve(config: Config, log: Logger): Promise<(reason: StopReason) => void> {
   const lifecycle = { stopping: false };
+  // Before anything is opened or written: what production closes, a start opens only where a setting says so.
+  refuseClosedByDefault(config);
   const stopTracing = await startTracing(config.tracing);
   if (stopTracing) log.info(`tracing: OpenTelemetry traces to ${config.tracing.endpoint}`);
   const db = await prepareDatabase(config, log);
@@ -57,10 +61,24 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
   connections.watch(server);
   const drainer = drainable(server);
 
+  // /metrics on a port of its own (METRICS_PORT), open until the process ends: a scrape sees the drain too.
+  const metricsPort = config.metricsPort;
+  const metrics =
+    typeof metricsPort === 'number'
+      ? await listenForMetrics(app.metricsRegistry, config.host, metricsPort).catch(
+          async (error: NodeJS.ErrnoException) => {
+            await db.close();
+            throw new StartupError(
+              `cannot listen on ${config.host}:${metricsPort} for /metrics (METRICS_PORT; ${error.code ?? error.message})`,
+            );
+          },
+        )
+      : null;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
   }).catch(async (error: NodeJS.ErrnoException) => {
+    await metrics?.close();
     await db.close();
     throw new StartupError(`cannot listen on ${config.host}:${config.port} (${error.code ?? error.message})`);
   });
@@ -77,9 +95,11 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
   const where = config.database.kind === 'pglite' ? `embedded PGlite in ${config.database.dataDir}` : 'PostgreSQL';
   const build = buildInfo();
   log.info(build, `version ${build.version} (commit ${build.commit}, Node ${build.node}); database: ${where}`);
-  log.info(`GraphQL and GraphiQL: ${base}/graphql`);
+  const hidden = config.introspection ? '' : ' (GraphiQL and introspection off: GRAPHQL_INTROSPECTION)';
+  log.info(`GraphQL and GraphiQL: ${base}/graphql${hidden}`);
   log.info(`health:               ${base}/healthz (liveness: ${base}/livez)`);
-  log.info(`metrics:              ${base}/metrics`);
+  const metricsAt = config.metricsPort === 'off' ? 'off (METRICS_PORT)' : `${base}/metrics`;
+  log.info(`metrics:              ${metrics ? `${metrics.url} (METRICS_PORT; not on ${base})` : metricsAt}`);
   log.info(`v2 listing:           ${base}/v2/local-package-list/ (OpenAPI: ${base}/v2/openapi.json)`);
   if (imports?.path) log.info(`imports:              npm run import -- <file|directory|URL> (taken by this server)`);
   if (!config.publicUrl && !config.trustProxy && base !== `http://${config.host}:${port}`) {
@@ -120,6 +140,7 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
       await app.dispose();
       await db.close();
       await stopTracing?.().catch(() => log.warn('the last traces could not be sent'));
+      await metrics?.close();
     } catch (error) {
       clean = false;
       log.error(`the database did not close cleanly: ${describeStartupFailure(error)}`);
@@ -137,14 +158,19 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
 /** How long closing the app and the database may take after the requests' SHUTDOWN_TIMEOUT, once a fault stops. */
 const UNCAUGHT_STOP_GRACE_MS = 10_000;
 
+// In every mode, a variable that looks like a misspelled setting is named with the setting it likely means.
+const typos = likelyTypos(process.env);
 let config: Config;
 try {
   config = loadConfig();
 } catch (error) {
-  createLogger({ level: 'info', format: 'auto' }).fatal(describeStartupFailure(error));
+  const early = createLogger({ level: 'info', format: 'auto' });
+  for (const line of typos) early.warn(line);
+  early.fatal(describeStartupFailure(error));
   process.exit(1);
 }
 const log = createLogger({ level: config.logLevel, format: config.logFormat });
+for (const line of typos) log.warn(line);
 // Watched from the start: until the server listens, an uncaught exception ends the start as a failed start does.
 let stopServing = (_reason: StopReason): void => process.exit(1);
 watchFaults(log, (reason) => stopServing(reason));

@@ -20,7 +20,10 @@ export interface CorsPolicy {
   answerHeaders(origin: string | null): Readonly<Record<string, string>> | null;
 }
 
-/** `origins`: ['*'] for any site without credentials, or the exact origins allowed, with credentials. */
+/**
+ * `origins`: ['*'] for any site without credentials, or the exact origins allowed, with credentials; [] for none
+ * (production without CORS_ORIGINS, which a server start refuses: src/start-checks.ts).
+ */
 export function corsPolicy(origins: readonly string[]): CorsPolicy {
   const anyOrigin = origins.length === 1 && origins[0] === '*';
   const allowed = new Set(origins);

@@ -6,8 +6,8 @@
 // database (a demo listing of another size than the prepared one) given too little memory says which signal
 // killed it and what to do.
 //
-// The containers use the host's network (PostgreSQL and the tests' clients are on its loopback), each on a port of
-// its own.
+// The containers use the host's network (PostgreSQL and the tests' clients are on its loopback), each on ports of
+// its own: the public one, and /metrics' (the image runs in production, where /metrics is not on the public port).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -31,9 +31,16 @@ const LOAD_SECONDS = Number(process.env.CONTAINER_LOAD_SECONDS ?? 20);
 const volume = `listing-data-${process.pid}`;
 const names: string[] = [];
 
+/**
+ * What the image (NODE_ENV=production) asks these demo instances to say: invented packages and a public v2 path on
+ * purpose, and the origins browsers may call from. Each container then gives METRICS_PORT a port of its own on the
+ * host's network, or `off`.
+ */
+const DEMO_SETTINGS = { DEMO: 'true', V2_PUBLIC: 'true', CORS_ORIGINS: 'https://shop.example.com' };
+
 /** Starts the image detached with the host's network on `port`; returns the container's name. */
 function start(name: string, port: number, options: string[], env: Record<string, string> = {}): string {
-  const environment = { PORT: String(port), HOST: '127.0.0.1', ...env };
+  const environment = { PORT: String(port), HOST: '127.0.0.1', ...DEMO_SETTINGS, ...env };
   podman([
     'run',
     '-d',
@@ -72,16 +79,25 @@ describe('the image on the embedded database, within 512 MB', () => {
   const name = `listing-embedded-${process.pid}`;
   let base: string;
   let port: number;
+  /** Where its /metrics is: a port of its own, not the public one. */
+  let metricsBase: string;
 
   beforeAll(async () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
+    metricsBase = `http://127.0.0.1:${metricsPort}`;
     const options = ['--memory=512m', '--memory-swap=512m', '--read-only', '--tmpfs', '/tmp', '-v', `${volume}:/data`];
-    start(name, port, options, { API_KEYS: LOAD_KEYS, RATE_LIMIT: '0', RESPONSE_CACHE_BYTES: '0' });
+    start(name, port, options, {
+      API_KEYS: LOAD_KEYS,
+      RATE_LIMIT: '0',
+      RESPONSE_CACHE_BYTES: '0',
+      METRICS_PORT: String(metricsPort),
+    });
     const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
     note(
       `embedded first start under --memory=512m (read-only, demo data copied): ready in ${Math.round(ready / 1000)} s, ` +
-        `container peak ${memoryOf(name).peakMb} MB, server ${await residentMb(base)} MB resident`,
+        `container peak ${memoryOf(name).peakMb} MB, server ${await residentMb(metricsBase)} MB resident`,
     );
   });
 
@@ -105,7 +121,7 @@ describe('the image on the embedded database, within 512 MB', () => {
     note(
       `embedded, 512m, GraphQL page of 50 with every field at 16 connections for ${LOAD_SECONDS} s: ` +
         `${load.rps} req/s, p99 ${load.p99} ms; container peak ${memory.peakMb} MB, now ${memory.currentMb} MB, ` +
-        `server ${await residentMb(base)} MB resident`,
+        `server ${await residentMb(metricsBase)} MB resident`,
     );
     expect(load).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
     expect(load.requests).toBeGreaterThan(0);
@@ -163,6 +179,8 @@ describe('the image on PostgreSQL, within 256 MB', () => {
     psql('CREATE DATABASE containers_256');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
+    const metricsBase = `http://127.0.0.1:${metricsPort}`;
     const url = new URL(PG_ADMIN);
     url.pathname = '/containers_256';
     const name = start(
@@ -175,6 +193,7 @@ describe('the image on PostgreSQL, within 256 MB', () => {
         API_KEYS: LOAD_KEYS,
         RATE_LIMIT: '0',
         RESPONSE_CACHE_BYTES: '0',
+        METRICS_PORT: String(metricsPort),
       },
     );
     const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
@@ -184,7 +203,7 @@ describe('the image on PostgreSQL, within 256 MB', () => {
     note(
       `PostgreSQL, 256m: ready in ${Math.round(ready / 1000)} s (peak ${started.peakMb} MB); heaviest scenario at 16 ` +
         `connections: ${load.rps} req/s, p99 ${load.p99} ms; container peak ${memory.peakMb} MB, ` +
-        `server ${await residentMb(base)} MB resident`,
+        `server ${await residentMb(metricsBase)} MB resident`,
     );
     expect(load).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
     expect(memory.oomKills).toBe(0);
@@ -198,6 +217,7 @@ describe('a first start given too little memory', () => {
     // 1,999 packages: not the prepared listing, so the database is made in a process of its own.
     const name = start(`listing-starved-${process.pid}`, port, ['--memory=160m', '--memory-swap=160m'], {
       SEED_PACKAGES: '1999',
+      METRICS_PORT: 'off',
     });
     const code = await podmanAsync(['wait', name]);
     const output = logs(name);

@@ -32,6 +32,12 @@ const env = (dataDir: string) => ({
   DATA_DIR: dataDir,
   SEED_PACKAGES: '20',
   LOG_FORMAT: 'json',
+  // What production asks a demo on the embedded database to say: demo data, its origins, a public v2 path; and
+  // /metrics on a free port of its own, so that runs side by side do not meet on 9464.
+  DEMO: 'true',
+  CORS_ORIGINS: 'https://shop.example.com',
+  V2_PUBLIC: 'true',
+  METRICS_PORT: '0',
 });
 
 /** Starts a command in the image directory and resolves with its base URL once it listens. */
