@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ApiKey, KeyFile } from './api-keys.js';
 import { environment } from './environment.js';
+import { stopsWithParent } from './lifecycle.js';
 
 export { environment };
 
@@ -42,6 +43,8 @@ export type Config = {
   demo: boolean;
   /** The v2 path is public on purpose, its private fields included, when there are no `v2ApiKeys`. */
   v2Public: boolean;
+  /** Stop as on SIGTERM when the parent process exits (src/lifecycle.ts). */
+  stopWithParent: boolean;
   database:
     | {
         kind: 'postgresql';
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort,
     demo: e.DEMO ?? !production,
     v2Public: e.V2_PUBLIC ?? !production,
+    stopWithParent: stopsWithParent(present),
     database: e.DATABASE_URL
       ? {
           kind: 'postgresql',

@@ -60,6 +60,12 @@ export const environment = z.object({
     .describe(
       '`true`: the v2 path is public on purpose. Its records carry `photographer_email` and `payments_user_id` (the legacy contract), so without `V2_API_KEYS` (or `V2_API_KEYS_FILE`) a start is refused unless this says so; ignored with keys',
     ),
+  STOP_WITH_PARENT: flag
+    .meta({ default: '`true` when npm started the process, else `false`' })
+    .optional()
+    .describe(
+      '`true`: stop as on SIGTERM when the parent process exits (npm killed by SIGKILL leaves no server running unseen); `false`: keep running, as `nohup`, a double-forking supervisor or a logout expect',
+    ),
   DATABASE_URL: postgresUrl
     .optional()
     .describe('use this PostgreSQL server instead of the embedded database (unset: the embedded PGlite)'),

@@ -1,15 +1,34 @@
-// How a process of this project ends: on SIGTERM/SIGINT, and also when the process that started it is gone.
+// How a process of this project ends: on SIGTERM/SIGINT, and, where npm started it, also when its parent is gone.
 // `npm start` / `npm run ...` exec node, so npm passes SIGTERM/SIGINT on; but npm killed with SIGKILL cannot pass
-// anything, and its child would run on unseen (a server holding its port, an import committing later). So every
-// entry point also watches its parent and stops as on SIGTERM when the parent changes. The server also watches for
-// faults no code handled (watchFaults): a stray rejected promise never ends it; an uncaught exception stops it.
+// anything, and its child would run on unseen (a server holding its port, an import committing later). So a process
+// npm started also watches its parent and stops as on SIGTERM when the parent changes. One started otherwise
+// (`nohup node dist/server.js &`, a supervisor that double-forks, a container's PID 1) has a parent that may well
+// exit on purpose: a logout, the intermediate process of a double fork. It keeps running, as daemons do, unless
+// STOP_WITH_PARENT=true says otherwise (STOP_WITH_PARENT=false turns the watch off under npm too). The server also
+// watches for faults no code handled (watchFaults): a stray rejected promise never ends it; an uncaught exception
+// stops it.
 
 export type StopReason = 'SIGTERM' | 'SIGINT' | 'parent exited' | 'uncaught exception';
 
-/** Calls `stop` on SIGTERM, SIGINT and when the parent process exits; each further signal calls it again. */
-export function onStop(stop: (reason: StopReason) => void): void {
+/**
+ * Whether a process stops when its parent exits: STOP_WITH_PARENT when it is `true` or `false` (the configuration
+ * has checked it), else whether npm started it. npm sets `npm_lifecycle_event` (the script's name) and
+ * `npm_execpath` in the environment of everything it runs, `npm start`, `npm run` and `npx` alike.
+ */
+export function stopsWithParent(env: NodeJS.ProcessEnv = process.env): boolean {
+  const setting = env.STOP_WITH_PARENT;
+  if (setting === 'true' || setting === 'false') return setting === 'true';
+  return Boolean(env.npm_lifecycle_event || env.npm_execpath);
+}
+
+/**
+ * Calls `stop` on SIGTERM, SIGINT and, with `withParent`, when the parent process exits; each further signal calls
+ * it again.
+ */
+export function onStop(stop: (reason: StopReason) => void, withParent = stopsWithParent()): void {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  if (!withParent) return;
   const parent = process.ppid;
   const watch = setInterval(() => {
     if (process.ppid !== parent) {
@@ -33,8 +52,8 @@ export class Interrupted extends Error {
 }
 
 /**
- * For command-line jobs: a signal that aborts (with Interrupted) on the first SIGTERM/SIGINT or parent exit; a
- * second one exits at once. The job checks it between steps, inside its transaction, so the transaction rolls back.
+ * For command-line jobs: a signal that aborts (with Interrupted) on the first SIGTERM/SIGINT or parent exit (where
+ * the parent is watched: see stopsWithParent); a second one exits at once. The job checks it between steps, inside its transaction, so the transaction rolls back.
  */
 export function interruptSignal(): AbortSignal {
   const controller = new AbortController();

@@ -22,6 +22,7 @@ export const requestSettings: Readonly<Record<EnvironmentVariable, RequestRole>>
   METRICS_PORT: not('/metrics is no route of the edge: yoga alone answers it, or a port of its own'),
   DEMO: not('start-up only: whether the embedded database and demo data may be served'),
   V2_PUBLIC: not('start-up only: whether a v2 path without keys may be served'),
+  STOP_WITH_PARENT: not('how the process stops'),
   DATABASE_URL: not('where the listing is stored; both doors read it the same way'),
   DATABASE_DIRECT_URL: not('migrations and the start-up lock only'),
   DATABASE_REPLICA_URLS: not('which copy a read goes to, below both doors; the reads are the same'),

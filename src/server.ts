@@ -148,7 +148,7 @@ async function serve(config: Config, log: Logger): Promise<(reason: StopReason) 
     log.info('stopped');
     process.exit(clean && !failed ? 0 : 1);
   };
-  onStop((reason) => void stop(reason));
+  onStop((reason) => void stop(reason), config.stopWithParent);
   // Keys given in files are read again on SIGHUP and when a file changes, without a restart (src/api-keys.ts).
   const keyFiles = watchKeyFiles(config.apiKeyFiles, log);
   process.on('SIGHUP', () => (config.apiKeyFiles.length ? keyFiles.reload() : log.info('SIGHUP: no keys file')));

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigError, loadConfig, PROMETHEUS_EXPORTER_PORT } from '../src/config.js';
+import { stopsWithParent } from '../src/lifecycle.js';
 import { closedByDefault, likelyTypos, refuseClosedByDefault } from '../src/start-checks.js';
 
 const V2_KEYS = `legacy:${'ab'.repeat(32)}`;
@@ -174,6 +175,20 @@ describe('variables that look like a misspelled setting', () => {
       lowercase_database_url: 'x',
     };
     expect(likelyTypos(env)).toEqual([]);
+  });
+});
+
+describe('the parent watch', () => {
+  it('is on where npm started the process, off otherwise, and STOP_WITH_PARENT decides either way', () => {
+    expect(stopsWithParent({})).toBe(false);
+    expect(stopsWithParent({ npm_lifecycle_event: 'start', npm_execpath: '/usr/lib/npm-cli.js' })).toBe(true);
+    expect(stopsWithParent({ npm_execpath: '/usr/lib/npm-cli.js' })).toBe(true);
+    expect(stopsWithParent({ npm_lifecycle_event: 'start', STOP_WITH_PARENT: 'false' })).toBe(false);
+    expect(stopsWithParent({ STOP_WITH_PARENT: 'true' })).toBe(true);
+    expect(loadConfig({ npm_lifecycle_event: 'start' }).stopWithParent).toBe(true);
+    expect(loadConfig({ npm_lifecycle_event: 'start', STOP_WITH_PARENT: 'false' }).stopWithParent).toBe(false);
+    expect(loadConfig({}).stopWithParent).toBe(false);
+    expect(() => loadConfig({ STOP_WITH_PARENT: 'yes' })).toThrow(/STOP_WITH_PARENT="yes"/);
   });
 });
 
