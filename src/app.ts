@@ -169,6 +169,8 @@ export function createApp({
           cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
           persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
           onAnswer: (pathname, result) => metrics.cache.inc({ route: routeLabel(pathname), result }),
+          // GraphQL answers vary by Origin where CORS allows a list of origins (src/http/cors.ts).
+          varyOrigin: corsPolicy(settings.corsOrigins).varyOrigin,
         })
       : undefined;
   const cache: Plugin[] = responses ? [responses.plugin] : [];

@@ -116,11 +116,9 @@ export function keptAtTheEdge({
     let variants = prepared.get(answer);
     const known = variants?.get(variant);
     if (known) return known;
-    const sent = representation(head, pending.key, answer, answer.headers, pending.cacheControl, 'hit');
+    const sent = cache.represent(head, path, pending, answer, answer.headers, 'hit');
     const body = sent.encoding ? kept.encodedNow(sent.encoding) : answer.body;
     if (!body) return undefined;
-    // As the app's CORS adds it: an answer kept by an instance with other origins (through Redis) may lack it.
-    if (path === GRAPHQL_PATH && cors.varyOrigin) sent.headers.vary = varyWith(sent.headers.vary, 'Origin');
     const headers: string[] = [];
     for (const name in sent.headers) headers.push(name, sent.headers[name] as string);
     if (sent.body) headers.push('content-length', String(body.byteLength));

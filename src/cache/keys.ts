@@ -7,7 +7,7 @@
 // nor a persisted query's registration.
 import type { Caller } from '../http/callers.js';
 import type { PublicBase } from '../http/public-base.js';
-import type { RequestHead } from '../http/request-head.js';
+import { jsonBody, type RequestHead } from '../http/request-head.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { poolDraw } from '../listing/seed-pool.js';
 
@@ -100,7 +100,8 @@ export async function requestKey(
     const draw = drawn(decodeURIComponentSafe(url.search) + (document ?? ''));
     return part(['graphql', url.search, accept, scope, draw], document);
   }
-  if (request.method !== 'POST') return null;
+  // A POST yoga does not read as JSON is refused (415): its answer is never one to keep.
+  if (request.method !== 'POST' || !jsonBody(request.headers.get('content-type'))) return null;
   const body = given ?? (request.clone ? await request.clone().text() : undefined);
   if (body === undefined) return null;
   if (SUBSCRIBES.test(body)) return null;

@@ -20,14 +20,15 @@ import { createHash } from 'node:crypto';
 import type { Plugin } from 'graphql-yoga';
 import type { ReadPath } from '../db/sql.js';
 import type { Caller, CallerOf, ServerContext } from '../http/callers.js';
+import { varyWithout } from '../http/compression.js';
 import type { PublicBase } from '../http/public-base.js';
 import type { RequestHead } from '../http/request-head.js';
-import { LISTING_PATH } from '../http/routes.js';
+import { GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import type { CurrentVersion } from '../listing/version.js';
 import { inSpan } from '../tracing.js';
 import type { Answer, AnswerStore } from './answers.js';
 import { isAnonymous, type KeyedRequest, requestKey, scopeOf } from './keys.js';
-import { representation } from './representation.js';
+import { type Representation, representation } from './representation.js';
 import { type Entities, surrogateHeaders, surrogateKeys } from './surrogate-keys.js';
 
 /**
@@ -93,6 +94,8 @@ export interface ResponseCacheOptions {
   persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
   /** Told of each answer the cache gives, by path: kept bytes (hit) or made and kept (miss), for the metrics. */
   onAnswer?: (pathname: string, result: 'hit' | 'miss') => void;
+  /** Whether CORS varies GraphQL answers by Origin (CORS_ORIGINS is a list): said in every one sent. */
+  varyOrigin?: boolean;
 }
 
 /** The listing's version was not read within the wait the Node edge gives it. */
@@ -159,6 +162,15 @@ export interface ResponseCache {
   ): Promise<Kept | null>;
   /** Told of each answer given from the cache (metrics). */
   answered(pathname: string, result: 'hit' | 'miss'): void;
+  /** How a kept answer goes out to `request` on `pathname` (src/cache/representation.ts), at either door. */
+  represent(
+    request: RequestHead,
+    pathname: string,
+    pending: Pick<Pending, 'key' | 'cacheControl'>,
+    answer: Answer,
+    base: Readonly<Record<string, string>>,
+    cache: 'hit' | 'miss',
+  ): Representation;
   plugin: Plugin;
 }
 
@@ -232,6 +244,17 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return { key, version, id, shared, cacheControl: shared ? options.cacheControl : 'private, no-cache' };
   }
 
+  const represent: ResponseCache['represent'] = (request, pathname, { key, cacheControl }, answer, base, cache) =>
+    representation(
+      request,
+      key,
+      answer,
+      base,
+      cacheControl,
+      cache,
+      options.varyOrigin === true && pathname === GRAPHQL_PATH,
+    );
+
   /** The kept answer as this request gets it, on `base` headers, as a fetch Response. */
   async function respond(
     request: Request,
@@ -241,8 +264,9 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     cache: 'hit' | 'miss',
     ResponseClass: typeof Response,
   ): Promise<Response> {
-    const sent = representation(request, key, answer, base, cacheControl, cache);
-    answered(new URL(request.url).pathname, cache);
+    const pathname = new URL(request.url).pathname;
+    const sent = represent(request, pathname, { key, cacheControl }, answer, base, cache);
+    answered(pathname, cache);
     if (!sent.body) return new ResponseClass(null, { status: sent.status, headers: sent.headers });
     const body = sent.encoding ? await options.store.encoded(key, answer, sent.encoding) : answer.body;
     sent.headers['content-length'] = String(body.byteLength);
@@ -321,7 +345,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       read !== undefined && read !== pend.version ? { ...pend, key: keyOf(read, pend.id), version: read } : pend;
     const kept: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
-      const value = headers[name];
+      const value = name === 'vary' ? varyWithout(headers.vary, 'Origin') : headers[name];
       if (value !== undefined) kept[name] = value;
     }
     // Kept with the answer, so a hit tells a CDN the same.
@@ -333,5 +357,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     return { pending: under, answer: made, base: { ...headers, ...kept } };
   }
 
-  return { store: options.store, pendingFor: pendingFor as ResponseCache['pendingFor'], keep, answered, plugin };
+  return {
+    store: options.store,
+    pendingFor: pendingFor as ResponseCache['pendingFor'],
+    keep,
+    answered,
+    represent,
+    plugin,
+  };
 }

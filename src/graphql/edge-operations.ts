@@ -24,13 +24,13 @@ import type { CorsPolicy } from '../http/cors.js';
 import { postIsJson } from '../http/csrf.js';
 import { type BeforeTheApp, readBody } from '../http/edge.js';
 import { countAtTheEdge, type RequestBudget } from '../http/rate-limit.js';
-import { nodeRequestHead, type RequestHead } from '../http/request-head.js';
+import { jsonBody, nodeRequestHead, type RequestHead } from '../http/request-head.js';
 import type { RecordRequest } from '../http/request-log.js';
 import { asksForGraphiql, GRAPHQL_PATH } from '../http/routes.js';
 import { requestContext } from '../logger.js';
 import type { Context } from './context.js';
 import { withOneUnavailable } from './database-errors.js';
-import { type EdgeParams, getParams, jsonBody, postParams, regularMediaType } from './edge-request.js';
+import { type EdgeParams, getParams, postParams, regularMediaType } from './edge-request.js';
 import { withClientErrors } from './limits.js';
 
 /** What the edge takes of the app's yoga: its envelop, with the app's plugins. */
@@ -178,7 +178,7 @@ export function edgeOperations(options: EdgeOperationOptions): BeforeTheApp {
     const responses = cache?.responses;
     const made = responses && (await responses.keep(head, pending, note, status, headers, () => bytes));
     if (!responses || !made) return null;
-    const sent = representation(head, made.pending.key, made.answer, made.base, made.pending.cacheControl, 'miss');
+    const sent = responses.represent(head, GRAPHQL_PATH, made.pending, made.answer, made.base, 'miss');
     responses.answered(GRAPHQL_PATH, 'miss');
     for (const name of Object.keys(headers)) delete headers[name];
     Object.assign(headers, sent.headers);

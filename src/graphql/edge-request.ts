@@ -53,14 +53,6 @@ function negotiate(accept: string | undefined): JsonMediaType | null {
   return chosen === 'application/json' || chosen === 'application/graphql-response+json' ? chosen : null;
 }
 
-/** Whether yoga reads a POST with this Content-Type as JSON (its parser's test: the first of a list, as written). */
-export function jsonBody(contentType: string | undefined): boolean {
-  const first = contentType?.split(',')[0];
-  return ['application/json', 'application/graphql+json'].some(
-    (type) => first === type || first?.startsWith(`${type};`) === true,
-  );
-}
-
 /** A plain query's parameters: no extensions (persisted queries are the app's to answer). */
 export interface EdgeParams {
   query: string;

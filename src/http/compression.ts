@@ -34,6 +34,10 @@ export function chooseEncoding(acceptEncoding: string | null): Encoding | null {
   return best;
 }
 
+/** Whether an answer varies by Accept-Encoding (said in its Vary): every compressible answer that has a body. */
+export const variesByEncoding = (contentType: string, status: number): boolean =>
+  COMPRESSIBLE.test(contentType) && status !== 204 && status !== 304;
+
 /**
  * The encoding an answer of this type and size goes out in for this request: none for HEAD (no body to encode),
  * for types that do not compress, and for answers under MIN_BYTES.
@@ -58,8 +62,25 @@ export function compress(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Ar
 /** A Vary header list with `value` appended unless it is there already. */
 export function varyWith(vary: string | null | undefined, value: string): string {
   if (!vary) return value;
-  const present = vary.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase());
-  return present ? vary : `${vary}, ${value}`;
+  return lists(vary, value) ? vary : `${vary}, ${value}`;
+}
+
+const lists = (vary: string, value: string) =>
+  vary.split(',').some((v) => v.trim().toLowerCase() === value.toLowerCase());
+
+/** A Vary header list with `value` first unless it is there already (as CORS, the first to add one, puts Origin). */
+export function varyFirst(vary: string | null | undefined, value: string): string {
+  if (!vary) return value;
+  return lists(vary, value) ? vary : `${value}, ${vary}`;
+}
+
+/** A Vary header list without `value`; undefined when nothing is left. */
+export function varyWithout(vary: string | undefined, value: string): string | undefined {
+  const kept = vary
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '' && v.toLowerCase() !== value.toLowerCase());
+  return kept && kept.length > 0 ? kept.join(', ') : undefined;
 }
 
 /** Appends `value` to a Vary header list unless it is there already. */
@@ -79,7 +100,7 @@ export async function compressedAnswer(
   status: number,
   body: Uint8Array,
 ): Promise<{ vary: boolean; encoding: Encoding | null; body: Uint8Array }> {
-  if (!COMPRESSIBLE.test(contentType) || status === 204 || status === 304) return { vary: false, encoding: null, body };
+  if (!variesByEncoding(contentType, status)) return { vary: false, encoding: null, body };
   const encoding = encodingFor(request, contentType, body.byteLength);
   return { vary: true, encoding, body: encoding ? await compress(body, encoding) : body };
 }
@@ -88,8 +109,7 @@ export function compressResponses(): Plugin {
   return {
     async onResponse({ request, response, setResponse, fetchAPI }) {
       const type = response.headers.get('content-type') ?? '';
-      if (!COMPRESSIBLE.test(type) || response.headers.has('content-encoding')) return;
-      if (response.status === 204 || response.status === 304) return;
+      if (!variesByEncoding(type, response.status) || response.headers.has('content-encoding')) return;
       // HEAD answers as GET would, headers included, without compressing a body it does not send.
       if (!chooseEncoding(request.headers.get('accept-encoding')) || request.method === 'HEAD' || !response.body) {
         return addVary(response.headers, 'Accept-Encoding');

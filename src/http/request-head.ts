@@ -21,3 +21,14 @@ export function nodeRequestHead(request: IncomingMessage): RequestHead {
     },
   };
 }
+
+/**
+ * Whether yoga reads a POST with this Content-Type as JSON (its parser's test: the first of a list, as written):
+ * the Node edge runs no other, and the response cache keeps no other (yoga refuses the rest, 415).
+ */
+export function jsonBody(contentType: string | null | undefined): boolean {
+  const first = contentType?.split(',')[0];
+  return ['application/json', 'application/graphql+json'].some(
+    (type) => first === type || first?.startsWith(`${type};`) === true,
+  );
+}

@@ -25,7 +25,74 @@ async function onBoth(ask: Omit<Ask, 'kind' | 'pair' | 'forwarded'>) {
   return { on, off, wrong: difference(full, sent, on, off, { on: servers.B.url, off: servers.B0.url }) };
 }
 
+/** The request asked of a server with the cache on and of its twin without, each twice; their answers. */
+async function twice(
+  on: 'A' | 'B',
+  request: { method: string; path: string; headers: Record<string, string>; body?: string },
+) {
+  const answers: { on: Exchange; off: Exchange }[] = [];
+  for (let round = 0; round < 2; round++) {
+    answers.push({ on: await send(servers[on].url, request), off: await send(servers[`${on}0`].url, request) });
+  }
+  return answers;
+}
+
+/** A query no earlier run kept (Redis keeps answers across runs). */
+const fresh = (fields: string) => `{ packages(limit: 2, seed: 33) { ${fields} } }\n# ${randomBytes(6).toString('hex')}`;
+
 describe(`the response cache on requests the property test found, on ${engineName}`, () => {
+  it('says Vary: Accept-Encoding only where the route would: not on a multipart answer, kept or not', async () => {
+    const body = JSON.stringify({ query: fresh('count results { id }') });
+    const request = {
+      method: 'POST',
+      path: '/graphql',
+      headers: { accept: 'multipart/mixed', 'content-type': 'application/json' },
+      body,
+    };
+    for (const { on, off } of await twice('B', request)) {
+      expect(on.status).toBe(off.status);
+      expect(on.headers['content-type']).toBe(off.headers['content-type']);
+      expect(on.headers.vary).toBe(off.headers.vary);
+    }
+  });
+
+  it('says Vary: Origin as this instance would, whichever instance kept the answer in Redis', async () => {
+    const get = (query: string) => ({
+      method: 'GET',
+      path: `/graphql?${new URLSearchParams({ query })}`,
+      headers: { accept: 'application/json' },
+    });
+    // Kept by A (any origin: no Vary: Origin), then found by B (a list of origins: Vary: Origin first), and the
+    // other way round.
+    for (const [first, second] of [
+      ['A', 'B'],
+      ['B', 'A'],
+    ] as const) {
+      const request = get(fresh('results { id title }'));
+      await twice(first, request);
+      // The first instance's write to Redis may still be on its way: asked until found there (a few rounds at most).
+      let hits = 0;
+      for (let round = 0; round < 5 && hits < 2; round++) {
+        for (const { on, off } of await twice(second, request)) {
+          if (on.headers['x-cache'] === 'hit') hits += 1;
+          expect(on.headers.vary, `${first} kept, ${second} sent`).toBe(off.headers.vary);
+        }
+      }
+      expect(hits).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a POST in a type yoga does not read, after the same body was kept as JSON', async () => {
+    const body = JSON.stringify({ query: fresh('count') });
+    const post = (type: string) => ({ method: 'POST', path: '/graphql', headers: { 'content-type': type }, body });
+    expect((await twice('B', post('application/json'))).map(({ on }) => on.status)).toEqual([200, 200]);
+    for (const { on, off } of await twice('B', post('application/graphql-response+json'))) {
+      expect(off.status).toBe(415);
+      expect(on.status).toBe(off.status);
+      expect(on.headers['x-cache']).toBeUndefined();
+    }
+  });
+
   it('answers a v2 page asked with `Accept: null` after the same page without Accept as it would without the cache', async () => {
     const path = '/v2/local-package-list/?limit=1&seed=901';
     const plain = await onBoth({ method: 'GET', path });
