@@ -12,7 +12,6 @@
 // counted again there.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Caller, CallerOf } from '../http/callers.js';
-import { varyWith } from '../http/compression.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { BeforeTheApp } from '../http/edge.js';
 import { countAtTheEdge, type RequestBudget } from '../http/rate-limit.js';
@@ -21,7 +20,6 @@ import type { RecordRequest } from '../http/request-log.js';
 import { asksForGraphiql, GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { inSpan, tracingOn } from '../tracing.js';
 import type { Answer, InMemory } from './answers.js';
-import { representation } from './representation.js';
 import { LATE, type Pending, type ResponseCache } from './response-cache.js';
 
 export interface EdgeHitOptions {

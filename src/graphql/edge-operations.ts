@@ -15,7 +15,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DocumentNode, getOperationAST } from 'graphql';
 import { isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import type { KeptAtTheEdge } from '../cache/edge-hits.js';
-import { representation } from '../cache/representation.js';
 import { type CacheNote, LATE, type Pending, type ResponseCache } from '../cache/response-cache.js';
 import { NOT_SHARED, varyFor } from '../http/cache-headers.js';
 import type { CallerOf } from '../http/callers.js';

@@ -39,13 +39,11 @@ async function served(settings: Partial<AppSettings>, plugins: Plugin[] = []) {
   const edge = { answered: 0 };
   const beforeTheApp: BeforeTheApp = (...args) => {
     const early = app.atTheEdge(...args);
-    return (
-      early &&
-      early.then((sent) => {
-        if (sent) edge.answered += 1;
-        return sent;
-      })
-    );
+    if (early === false) return false;
+    return early.then((sent) => {
+      if (sent) edge.answered += 1;
+      return sent;
+    });
   };
   const server = createServer(guardEdge(app, { maxBodyBytes: 100 * 1024, trustProxy: false, beforeTheApp }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
