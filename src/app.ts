@@ -66,6 +66,7 @@ export type AppSettings = Pick<
   | 'requestTimeoutMs'
   | 'listingWatchMs'
   | 'cdnMaxAgeSeconds'
+  | 'staleIfErrorSeconds'
   | 'purgeUrls'
   | 'sseMaxConnections'
   | 'sseMaxPerCaller'
@@ -167,6 +168,7 @@ export function createApp({
           seedPool: settings.seedPool,
           fingerprint: answerFingerprint(settings),
           cdnMaxAgeSeconds: settings.cdnMaxAgeSeconds,
+          staleIfErrorSeconds: settings.staleIfErrorSeconds,
           persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
           onAnswer: (pathname, result) => metrics.cache.inc({ route: routeLabel(pathname), result }),
           // GraphQL answers vary by Origin where CORS allows a list of origins (src/http/cors.ts).

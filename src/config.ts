@@ -113,6 +113,8 @@ export type Config = {
   /** How often each instance reads the listing version to tell subscribers and purgers of a change. */
   /** Surrogate-Control max-age of anonymous answers: how long a CDN keeps them unless purged. */
   cdnMaxAgeSeconds: number;
+  /** How long after the version was last read a kept answer is served while the database is away (0: never). */
+  staleIfErrorSeconds: number;
   /** Where a new listing version's purge of the previous one is POSTed (src/cache/purge.ts). */
   purgeUrls: string[];
   listingWatchMs: number;
@@ -249,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT,
     listingWatchMs: e.LISTING_WATCH_INTERVAL,
     cdnMaxAgeSeconds: e.CDN_MAX_AGE,
+    staleIfErrorSeconds: e.STALE_IF_ERROR,
     purgeUrls: e.PURGE_URLS,
     sseMaxConnections: e.SSE_MAX_CONNECTIONS,
     sseMaxPerCaller: e.SSE_MAX_PER_CALLER,

@@ -264,6 +264,11 @@ export const environment = z.object({
     .describe(
       "seconds between each instance's reads of the listing version: a new version is told to subscriptions and CDN purges, and what the instance keeps per version is read ahead of requests",
     ),
+  STALE_IF_ERROR: wholeNumber(0, 86_400)
+    .prefault('0')
+    .describe(
+      "seconds after the listing's version was last read that a kept answer is still served while the database is away (`X-Cache: stale` with its `Age`), instead of 503; 0: never. Off by default: serving a listing that may have changed since is the operator's choice; the Kubernetes manifest sets 300 (see [When the database is slow or gone](operations.md#when-the-database-is-slow-or-gone))",
+    ),
   CDN_MAX_AGE: wholeNumber(0, 31_536_000)
     .prefault('86400')
     .describe(

@@ -70,6 +70,7 @@ export const requestSettings: Readonly<Record<EnvironmentVariable, RequestRole>>
   REQUEST_TIMEOUT: 'request',
   LISTING_WATCH_INTERVAL: not('when a new listing version is noticed, for subscriptions and purges'),
   CDN_MAX_AGE: 'request',
+  STALE_IF_ERROR: 'request',
   PURGE_URLS: not('where purges are sent when the listing changes, never in answer to a request'),
   SSE_MAX_CONNECTIONS: 'request',
   SSE_MAX_PER_CALLER: 'request',

@@ -93,10 +93,18 @@ export interface ResponseCacheOptions {
   /** The document a request's `extensions` name by hash (persisted queries), for the key's guess at a seed draw. */
   persistedDocument?: (extensions: unknown) => Promise<string | undefined>;
   /** Told of each answer the cache gives, by path: kept bytes (hit) or made and kept (miss), for the metrics. */
-  onAnswer?: (pathname: string, result: 'hit' | 'miss') => void;
+  onAnswer?: (pathname: string, result: CacheResult) => void;
   /** Whether CORS varies GraphQL answers by Origin (CORS_ORIGINS is a list): said in every one sent. */
   varyOrigin?: boolean;
+  /**
+   * STALE_IF_ERROR: while the version cannot be read (the database is away), for this long after it last was, a
+   * request's answer kept under that version is sent, marked stale, instead of the route's 503; 0: never.
+   */
+  staleIfErrorSeconds?: number;
 }
+
+/** Where an answer the cache gave came from: kept (hit), made and kept (miss), kept in a version gone (stale). */
+export type CacheResult = 'hit' | 'miss' | 'stale';
 
 /** The listing's version was not read within the wait the Node edge gives it. */
 export const LATE = 'late';
@@ -121,6 +129,8 @@ export interface Pending {
   version: string;
   id: string;
   cacheControl: string;
+  /** Seconds since the version was read, where the database is away and only a kept answer may be sent (stale). */
+  staleSeconds?: number;
 }
 
 /** An answer made and kept: under what, as kept, and the headers it goes out on. */
@@ -161,7 +171,7 @@ export interface ResponseCache {
     body: () => Promise<Uint8Array> | Uint8Array,
   ): Promise<Kept | null>;
   /** Told of each answer given from the cache (metrics). */
-  answered(pathname: string, result: 'hit' | 'miss'): void;
+  answered(pathname: string, result: CacheResult): void;
   /** How a kept answer goes out to `request` on `pathname` (src/cache/representation.ts), at either door. */
   represent(
     request: RequestHead,
@@ -178,7 +188,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   const pending = new WeakMap<Request, Pending>();
   const keyOf = (version: string, id: string) =>
     createHash('sha256').update(`${options.fingerprint}\n${version}\n${id}`).digest('base64url');
-  const answered = (pathname: string, result: 'hit' | 'miss') => options.onAnswer?.(pathname, result);
+  const answered = (pathname: string, result: CacheResult) => options.onAnswer?.(pathname, result);
 
   /**
    * Request parts already made, by the text they were made of (path and query, Accept, scope, the links' base):
@@ -186,6 +196,26 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
    * draw from the seed pool), at most REMEMBERED of them, each with the key it last made.
    */
   const remembered = new Map<string, { id: string; version: string; key: string }>();
+
+  /** The last version read and when: what a stale answer is looked up under while the database is away. */
+  let lastRead: { version: string; at: number } | undefined;
+
+  /** What the request's answer is kept under in the last version read, while STALE_IF_ERROR allows; else null. */
+  function staleFor(id: string, scope: string): Pending | null {
+    const bound = options.staleIfErrorSeconds ?? 0;
+    if (!lastRead || bound === 0) return null;
+    const staleSeconds = (performance.now() - lastRead.at) / 1000;
+    if (staleSeconds > bound) return null;
+    const shared = isAnonymous(scope);
+    return {
+      key: keyOf(lastRead.version, id),
+      version: lastRead.version,
+      id,
+      shared,
+      cacheControl: shared ? options.cacheControl : 'private, no-cache',
+      staleSeconds,
+    };
+  }
 
   /** The version, or LATE when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
   const withinMs = (reading: Promise<string | null>, ms: number) =>
@@ -233,7 +263,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     }
     const reading = options.currentVersion(options.reads.forRequest(request));
     const version = await (versionWaitMs === undefined ? reading : withinMs(reading, versionWaitMs));
-    if (version === null || version === LATE) return version;
+    if (version === LATE) return LATE;
+    if (version === null) {
+      const stale = staleFor(id, scope);
+      // The edge leaves a stale answer to the app: one way of sending it, with its own marks.
+      return stale && versionWaitMs !== undefined ? LATE : stale;
+    }
+    lastRead = { version, at: performance.now() };
     let key: string;
     if (known?.version === version) key = known.key;
     else {
@@ -258,7 +294,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   /** The kept answer as this request gets it, on `base` headers, as a fetch Response. */
   async function respond(
     request: Request,
-    { key, cacheControl }: Pending,
+    { key, cacheControl, staleSeconds }: Pending,
     answer: Answer,
     base: Record<string, string>,
     cache: 'hit' | 'miss',
@@ -266,7 +302,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   ): Promise<Response> {
     const pathname = new URL(request.url).pathname;
     const sent = represent(request, pathname, { key, cacheControl }, answer, base, cache);
-    answered(pathname, cache);
+    if (staleSeconds !== undefined) {
+      // Made from the last version read, that long ago (RFC 9111's Age), while the database is away.
+      sent.headers['x-cache'] = 'stale';
+      sent.headers.age = String(Math.floor(staleSeconds));
+    }
+    answered(pathname, staleSeconds === undefined ? cache : 'stale');
     if (!sent.body) return new ResponseClass(null, { status: sent.status, headers: sent.headers });
     const body = sent.encoding ? await options.store.encoded(key, answer, sent.encoding) : answer.body;
     sent.headers['content-length'] = String(body.byteLength);
@@ -279,7 +320,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const at = { pathname: url.pathname, target: url.pathname + url.search, url: () => url };
       const pend = await pendingFor(request, at, options.callerOf(request, serverContext as ServerContext));
       if (pend === null || pend === LATE) return; // LATE: never, without a wait
-      pending.set(request, pend);
+      // Stale: the kept answer if there is one, else the route's own answer (a 503), never kept.
+      if (pend.staleSeconds === undefined) pending.set(request, pend);
       const entry = await inSpan('cache lookup', {}, async (span) => {
         const found = await options.store.get(pend.key);
         span?.setAttribute('cache.result', found ? 'hit' : 'miss');

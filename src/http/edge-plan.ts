@@ -37,7 +37,7 @@ const SAME_RECORDER = 'the edge records its answers with the same recorder (requ
 const HONOURED: Readonly<Record<string, Honoured>> = {
   'request log': { hooks: { onRequest: SAME_RECORDER, onParams: SAME_RECORDER, onResponse: SAME_RECORDER } },
   metrics: { hooks: { onRequest: 'answers /metrics only' }, routes: [] },
-  health: { hooks: { onRequest: 'answers /healthz and /livez only' }, routes: [] },
+  health: { hooks: { onRequest: 'answers /healthz, /readyz and /livez only' }, routes: [] },
   GraphiQL: { hooks: { onRequest: "the edge leaves a browser's GET /graphql to the app (asksForGraphiql)" } },
   CORS: {
     hooks: {

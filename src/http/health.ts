@@ -1,7 +1,10 @@
 // GET /healthz (readiness): {"status":"ok","version":...} when the database answers within a second; 503 with the
 // reason when it does not, when the data directory is gone or read-only, or while the server is stopping (so a load
-// balancer stops sending requests). GET /livez (liveness): 200 as long as the process can answer at all: restarting
-// it would not bring a database back. With REDIS_URL, /healthz also says how Redis is (`"redis":"ok"`, `degraded`:
+// balancer stops sending requests). GET /readyz (readiness where every instance shares one database, as in
+// Kubernetes): 200 until the server stops, the database's state in its body: an outage of the one database would
+// take every instance out of the balancer at once, and clients would get the balancer's error instead of the
+// gateway's answers (kept answers within STALE_IF_ERROR, else 503 with Retry-After). GET /livez (liveness): 200 as
+// long as the process can answer at all: restarting it would not bring a database back. With REDIS_URL, /healthz also says how Redis is (`"redis":"ok"`, `degraded`:
 // late or failing, `unreachable`), and stays 200 whatever it is: without Redis the instance still serves. With
 // read replicas it lists each database by role: reachable, serving requests, lag.
 //
@@ -14,7 +17,7 @@ import { buildInfo } from '../build-info.js';
 import type { DatabaseStatus } from '../db/replicas.js';
 import type { SharedRedis } from './redis.js';
 import { onlyGetAndHead } from './refusals.js';
-import { HEALTH_PATH, LIVE_PATH } from './routes.js';
+import { HEALTH_PATH, LIVE_PATH, READY_PATH } from './routes.js';
 
 export interface HealthOptions {
   /** Why the database cannot serve, or null; answers within the given time. */
@@ -89,12 +92,18 @@ export function healthRoutes({ database, databases, redis, stopping, logger }: H
   const check = watch ? watch.ask : () => database(HEALTH_TIMEOUT_MS);
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
-      if (url.pathname !== HEALTH_PATH && url.pathname !== LIVE_PATH) return;
+      if (url.pathname !== HEALTH_PATH && url.pathname !== LIVE_PATH && url.pathname !== READY_PATH) return;
       const refused = onlyGetAndHead(fetchAPI.Response, request);
       if (refused) return endResponse(refused);
       let status = 200;
       let body: Record<string, unknown> = { status: url.pathname === LIVE_PATH ? 'alive' : 'ok' };
-      if (url.pathname === HEALTH_PATH) {
+      if (url.pathname === READY_PATH) {
+        const reason = stopping() ? null : await check();
+        status = stopping() ? 503 : 200;
+        body = stopping()
+          ? { status: 'unavailable', reason: 'the server is stopping' }
+          : { status: reason ? 'degraded' : 'ok', database: reason ?? 'ok', version: buildInfo().version };
+      } else if (url.pathname === HEALTH_PATH) {
         const reason = stopping() ? 'the server is stopping' : await check();
         if (reason) {
           status = 503;

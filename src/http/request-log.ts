@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { type Caller, type CallerOf, keyName, type ServerContext } from './callers.js';
 import { type Metrics, methodLabel, routeLabel } from './metrics.js';
 import type { RequestHead } from './request-head.js';
-import { HEALTH_PATH, LIVE_PATH, METRICS_PATH } from './routes.js';
+import { HEALTH_PATH, LIVE_PATH, METRICS_PATH, READY_PATH } from './routes.js';
 
 export interface Answered {
   method: string;
@@ -30,7 +30,7 @@ export interface Answered {
 export type RecordRequest = (answered: Answered) => void;
 
 /** The routes asked over and over by machines: the probes and the scrape. */
-const QUIET_ROUTES: ReadonlySet<string> = new Set([HEALTH_PATH, LIVE_PATH, METRICS_PATH]);
+const QUIET_ROUTES: ReadonlySet<string> = new Set([HEALTH_PATH, LIVE_PATH, READY_PATH, METRICS_PATH]);
 
 /** The longest path a line shows; a longer one is cut, with an ellipsis. */
 const MAX_LOGGED_PATH = 200;

@@ -6,9 +6,18 @@ export const GRAPHQL_PATH = '/graphql';
 export const OPENAPI_PATH = '/v2/openapi.json';
 export const HEALTH_PATH = '/healthz';
 export const LIVE_PATH = '/livez';
+export const READY_PATH = '/readyz';
 export const METRICS_PATH = '/metrics';
 
-export const ROUTES = [GRAPHQL_PATH, LISTING_PATH, OPENAPI_PATH, HEALTH_PATH, LIVE_PATH, METRICS_PATH] as const;
+export const ROUTES = [
+  GRAPHQL_PATH,
+  LISTING_PATH,
+  OPENAPI_PATH,
+  HEALTH_PATH,
+  LIVE_PATH,
+  READY_PATH,
+  METRICS_PATH,
+] as const;
 
 /** The v2 path without its slash: redirected to the path with it, as Django's APPEND_SLASH did. */
 export const LISTING_PATH_WITHOUT_SLASH = LISTING_PATH.slice(0, -1);

@@ -50,6 +50,7 @@ export function profiles({ manifest, redis }: { manifest: string; redis: string 
         SEED_POOL: '1',
         CACHE_CONTROL: 'public, max-age=60',
         CDN_MAX_AGE: '600',
+        STALE_IF_ERROR: '60',
         HOST: '::',
         PORT: '8080',
       },
