@@ -41,7 +41,9 @@ export function createLogger({ level, format = 'json', destination: into }: Logg
         return request ? { requestId: request.requestId, ...ids } : (ids ?? {});
       },
       serializers: {
-        err: (error: Error) => {
+        err: (error: unknown) => {
+          // pino's serializer gives anything but an Error back as it is: a string or a number is said as text.
+          if (!(error instanceof Error)) return { message: redactCredentials(String(error)) };
           const serialized = pino.stdSerializers.err(error);
           return {
             ...serialized,
