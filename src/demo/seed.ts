@@ -1,5 +1,7 @@
 // Loads the demo data: generated v2 records, written in batches inside ONE transaction, so an interrupted
-// seed leaves the database as it was. The generator (faker's data, some 17 MB) is loaded only when seeding.
+// seed leaves the database as it was. The generator (faker's data, some 17 MB) is loaded only when seeding, and
+// the production image leaves it out (the Dockerfile's demo target has it).
+import { ConfigError } from '../config.js';
 import type { Database } from '../db/client.js';
 import { toRows } from '../db/write/rows.js';
 import {
@@ -50,9 +52,22 @@ async function skipForeignKeyChecksIfAllowed(tx: TransactionClient): Promise<voi
   if (role?.superuser) await tx.$executeRaw`SET LOCAL session_replication_role = replica`;
 }
 
+/** The demo generator; where it is not installed, a start or a seed is refused in one line that says where it is. */
+async function loadGenerator(): Promise<typeof import('./generate.js')> {
+  try {
+    return await import('./generate.js');
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec((error as Error).message)?.[1] ?? 'it';
+    throw new ConfigError(
+      `the demo generator is not installed here (${missing} is missing): the production image leaves it out; demo packages come from the demo image (docker build --target demo), a listing from npm run import`,
+    );
+  }
+}
+
 export async function seedDemoData(db: Database, options: SeedOptions): Promise<void> {
   const total = options.packages;
-  const { generatePackages } = await import('./generate.js');
+  const { generatePackages } = await loadGenerator();
   await db.prisma.$transaction(
     async (tx) => {
       await liftStatementTimeout(tx);
