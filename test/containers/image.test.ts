@@ -1,20 +1,20 @@
-// The image as an operator runs it. On the embedded default: as the node user, read-only but for /data and a
-// tmpfs /tmp, within 512 MB from its first start on (the demo data the image build prepared, copied into the
-// /data volume), healthy by its own HEALTHCHECK, through the heaviest bench scenario at 16 connections with no
-// process killed, passing the v2 contract checker, stopping on SIGTERM with every request in flight answered, and
-// keeping its data across a restart. On PostgreSQL: within 256 MB, the same load. A first start that makes its
-// database (a demo listing of another size than the prepared one) given too little memory says which signal
+// The Dockerfile's demo target as an operator runs it, with its own settings (the production image is
+// production-image.test.ts's). On the embedded database: as the node user, read-only but for /data and a tmpfs /tmp, within 512 MB from its first start on (the
+// demo data the image build prepared, copied into the /data volume), healthy by its own HEALTHCHECK, through the
+// heaviest bench scenario at 16 connections with no process killed, passing the v2 contract checker, stopping on
+// SIGTERM with every request in flight answered, and keeping its data across a restart. A first start that makes
+// its database (a demo listing of another size than the prepared one) given too little memory says which signal
 // killed it and what to do.
 //
-// The containers use the host's network (PostgreSQL and the tests' clients are on its loopback), each on ports of
-// its own: the public one, and /metrics' (the image runs in production, where /metrics is not on the public port).
+// The containers use the host's network (the tests' clients are on its loopback), each on ports of its own: the
+// public one, and /metrics' (the demo runs in production too, where /metrics is not on the public port).
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkContract,
+  DEMO_IMAGE,
   freePort,
   heaviestLoad,
-  IMAGE,
   inspect,
   LABEL,
   LOAD_KEYS,
@@ -26,21 +26,16 @@ import {
   waitForStatus,
 } from './podman.js';
 
-const PG_ADMIN = process.env.TEST_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const LOAD_SECONDS = Number(process.env.CONTAINER_LOAD_SECONDS ?? 20);
 const volume = `listing-data-${process.pid}`;
 const names: string[] = [];
 
 /**
- * What the image (NODE_ENV=production) asks these demo instances to say: invented packages and a public v2 path on
- * purpose, and the origins browsers may call from. Each container then gives METRICS_PORT a port of its own on the
- * host's network, or `off`.
+ * Starts the demo image detached with the host's network on `port`, with no setting of the demo's own (the image
+ * names them: DEMO, V2_PUBLIC, CORS_ORIGINS); each container gives METRICS_PORT a port of its own, or `off`.
  */
-const DEMO_SETTINGS = { DEMO: 'true', V2_PUBLIC: 'true', CORS_ORIGINS: 'https://shop.example.com' };
-
-/** Starts the image detached with the host's network on `port`; returns the container's name. */
 function start(name: string, port: number, options: string[], env: Record<string, string> = {}): string {
-  const environment = { PORT: String(port), HOST: '127.0.0.1', ...DEMO_SETTINGS, ...env };
+  const environment = { PORT: String(port), HOST: '127.0.0.1', ...env };
   podman([
     'run',
     '-d',
@@ -52,7 +47,7 @@ function start(name: string, port: number, options: string[], env: Record<string
     'host',
     ...Object.entries(environment).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
     ...options,
-    IMAGE,
+    DEMO_IMAGE,
   ]);
   names.push(name);
   return name;
@@ -61,10 +56,6 @@ function start(name: string, port: number, options: string[], env: Record<string
 /** The container's output, both streams. */
 const logs = (name: string) => execFileSync('sh', ['-c', 'podman logs "$0" 2>&1', name], { encoding: 'utf8' });
 
-function psql(sql: string): void {
-  execFileSync('psql', [PG_ADMIN, '-q', '-v', 'ON_ERROR_STOP=1', '-c', sql], { stdio: 'pipe' });
-}
-
 beforeAll(() => {
   podman(['volume', 'create', '--label', LABEL, volume]);
 });
@@ -72,10 +63,9 @@ beforeAll(() => {
 afterAll(() => {
   for (const name of names) podman(['rm', '-f', '-v', '-t', '0', name]);
   podman(['volume', 'rm', '-f', volume]);
-  psql('DROP DATABASE IF EXISTS containers_256 WITH (FORCE)');
 });
 
-describe('the image on the embedded database, within 512 MB', () => {
+describe('the demo image on the embedded database, within 512 MB', () => {
   const name = `listing-embedded-${process.pid}`;
   let base: string;
   let port: number;
@@ -172,44 +162,6 @@ async function heaviestLoadOnce(base: string): Promise<number> {
     return 0;
   }
 }
-
-describe('the image on PostgreSQL, within 256 MB', () => {
-  it('starts, seeds, and serves the heaviest bench scenario at 16 connections with no process killed', async () => {
-    psql('DROP DATABASE IF EXISTS containers_256 WITH (FORCE)');
-    psql('CREATE DATABASE containers_256');
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const metricsPort = await freePort();
-    const metricsBase = `http://127.0.0.1:${metricsPort}`;
-    const url = new URL(PG_ADMIN);
-    url.pathname = '/containers_256';
-    const name = start(
-      `listing-postgres-${process.pid}`,
-      port,
-      ['--memory=256m', '--memory-swap=256m', '--read-only'],
-      {
-        DATABASE_URL: url.href,
-        SEED_PACKAGES: '2000',
-        API_KEYS: LOAD_KEYS,
-        RATE_LIMIT: '0',
-        RESPONSE_CACHE_BYTES: '0',
-        METRICS_PORT: String(metricsPort),
-      },
-    );
-    const ready = await waitForStatus(`${base}/healthz`, 200, 240_000, name);
-    const started = memoryOf(name);
-    const load = await heaviestLoad(base, LOAD_SECONDS);
-    const memory = memoryOf(name);
-    note(
-      `PostgreSQL, 256m: ready in ${Math.round(ready / 1000)} s (peak ${started.peakMb} MB); heaviest scenario at 16 ` +
-        `connections: ${load.rps} req/s, p99 ${load.p99} ms; container peak ${memory.peakMb} MB, ` +
-        `server ${await residentMb(metricsBase)} MB resident`,
-    );
-    expect(load).toMatchObject({ non2xx: 0, errors: 0, timeouts: 0 });
-    expect(memory.oomKills).toBe(0);
-    expect(inspect(name, '{{.State.Running}}')).toBe('true');
-  });
-});
 
 describe('a first start given too little memory', () => {
   it('says which signal killed it and what to do', async () => {

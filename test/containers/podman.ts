@@ -16,12 +16,43 @@ const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
  * from the Dockerfile.
  */
 export const IMAGE = `localhost/package-listing-gateway:${version}`;
+/** The Dockerfile's `demo` target: the production image with the demo database and its generator. */
+export const DEMO_IMAGE = `localhost/package-listing-gateway:${version}-demo`;
+/** The base both images are built on (a stand-in made by stand-ins/build.sh where no registry answers). */
+export const NODE_BASE = 'docker.io/library/node:24-bookworm-slim';
 /** Every container and volume a test makes carries it, so a run cleans up after an earlier one that died. */
 export const LABEL = 'package-listing-gateway-test';
 /** The project's own v2 contract checker (`npm run check:v2`), compiled. */
 export const CONTRACT_CHECKER = join(ROOT, 'dist', 'cli', 'check-v2.js');
 
 const run = promisify(execFile);
+
+/**
+ * The commit the images are built from (their SOURCE_COMMIT build argument, which build_info reports): the
+ * environment's SOURCE_COMMIT, else the checkout's HEAD, else undefined (a copy of the sources without .git).
+ */
+export function sourceCommit(): string | undefined {
+  if (process.env.SOURCE_COMMIT) return process.env.SOURCE_COMMIT;
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** An image's size in bytes, as podman counts it (every layer, the base's included). */
+export function imageBytes(image: string): number {
+  return Number(podman(['image', 'inspect', '--format', '{{.Size}}', image]));
+}
+
+/** An image's size above NODE_BASE, in MB (10^6 bytes), rounded. */
+export function mbAboveBase(image: string): number {
+  return Math.round((imageBytes(image) - imageBytes(NODE_BASE)) / 1e6);
+}
 
 /** Runs podman and returns its standard output, trimmed; throws with its standard error when it fails. */
 export function podman(args: string[], timeoutMs = 120_000): string {
