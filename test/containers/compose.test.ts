@@ -1,7 +1,9 @@
 // deploy/compose.yaml brought up as a user brings it up, under podman (Debian's podman-compose): the primary and
-// its streaming standby, PgBouncer, Redis, two gateway instances built from the Dockerfile, and HAProxy on port
-// 8080. Through HAProxy: both instances answer, the v2 contract checker passes, a gateway container killed under
-// load costs no request, and an import run as a one-off container of the gateway's service reaches both instances.
+// its streaming standby, PgBouncer, Redis, two gateway instances of the production image, and HAProxy on port
+// 8080. The listing starts empty (no demo packages in a production image); the test then loads its fixture, demo
+// packages written by the demo image run once on the project's network. Through HAProxy: both instances answer, the
+// v2 contract checker passes, a gateway container killed under load costs no request, and an import run as a
+// one-off container of the gateway's service reaches both instances. No container has an anonymous volume, and
 // `down -v` leaves no container, volume or network of the project behind.
 //
 // The secrets are made for the run in deploy/secrets/ (a random password) and removed after; a deploy/secrets/ that
@@ -14,13 +16,19 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkContract, note, podman, ROOT, waitForStatus } from './podman.js';
+import { checkContract, DEMO_IMAGE, LABEL, note, podman, ROOT, waitForStatus } from './podman.js';
 
 const PROJECT = 'package-listing'; // compose.yaml's `name:` (podman-compose 1.0 takes it from -p only)
 // `podman rm -v` on down: podman-compose 1.0 otherwise leaves the containers' anonymous volumes (the images'
 // VOLUMEs), which `docker compose down -v` removes.
 const COMPOSE = ['-p', PROJECT, '--podman-rm-args=-v', '-f', join(ROOT, 'deploy/compose.yaml')];
 const BASE = 'http://localhost:8080';
+/**
+ * The fixture's size: the demo listing. A smaller one (500) has fewer photographers per page of 100, so that
+ * page's surrogate keys stay under their bound and its two headers (Surrogate-Key, Cache-Tag) of some 8 kB each
+ * pass HAProxy's 16 kB buffer, which answers 502: left to the cache's owners.
+ */
+const FIXTURE_PACKAGES = 2000;
 const SECRETS = join(ROOT, 'deploy/secrets');
 const run = promisify(execFile);
 let madeSecrets = false;
@@ -90,6 +98,32 @@ async function get(path: string) {
   return { status: response.status, servedBy: response.headers.get('x-served-by'), body: await response.text() };
 }
 
+/**
+ * The listing's size as each instance answers it through HAProxy, polled until both have answered. A connection
+ * closed under a poll is polled again: a kept-alive one may be closed by HAProxy just as it is reused.
+ */
+async function countsByInstance(): Promise<Map<string | null, number>> {
+  const counts = new Map<string | null, number>();
+  for (let i = 0; i < 240 && counts.size < 2; i++) {
+    const answer = await get(`/v2/local-package-list/?limit=1&probe=${i}`).catch(() => undefined);
+    if (answer?.status === 200) counts.set(answer.servedBy, (JSON.parse(answer.body) as { count: number }).count);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return counts;
+}
+
+/**
+ * The test's fixture, not the fleet's: demo packages written by the demo image's generator (the production image
+ * has none), run once on the project's network as the owner, through the primary's direct URL.
+ */
+function loadFixture(): string {
+  const settings = readFileSync(join(SECRETS, 'gateway.env'), 'utf8');
+  const owner = /^DATABASE_DIRECT_URL=(.+)$/m.exec(settings)?.[1] as string;
+  const args = ['run', '--rm', '--label', LABEL, '--network', `${PROJECT}_default`, '-e', `DATABASE_URL=${owner}`];
+  const command = ['node', 'dist/cli/seed.js', '--packages', String(FIXTURE_PACKAGES)];
+  return podman([...args, DEMO_IMAGE, ...command], 300_000);
+}
+
 beforeAll(async () => {
   // Nothing of an earlier run, and port 8080 free (compose.yaml publishes it).
   await compose(['down', '-v'], 120_000).catch(() => '');
@@ -100,7 +134,8 @@ beforeAll(async () => {
     mkdirSync(SECRETS);
     madeSecrets = true;
     writeFileSync(join(SECRETS, 'postgres-password'), password);
-    writeFileSync(join(SECRETS, 'pgbouncer-userlist.txt'), `"listing" "${password}"\n`);
+    // The serving role, which the instances read as through PgBouncer (deploy/postgres/roles.sql).
+    writeFileSync(join(SECRETS, 'pgbouncer-userlist.txt'), `"listing_serving" "${password}"\n`);
     const example = readFileSync(join(ROOT, 'deploy/gateway.env.example'), 'utf8');
     writeFileSync(join(SECRETS, 'gateway.env'), example.replaceAll('change-me', password));
   }
@@ -110,7 +145,7 @@ beforeAll(async () => {
     throw new Error(`${error.message}\n${projectState()}`);
   });
   note(
-    `compose up (images built or cached, primary, standby, PgBouncer, Redis, 2 gateways seeding, HAProxy): ` +
+    `compose up (images built or cached, primary, standby, PgBouncer, Redis, 2 gateways, HAProxy): ` +
       `${Math.round((Date.now() - started) / 1000)} s to the first answer through HAProxy`,
   );
 });
@@ -122,22 +157,40 @@ afterAll(async () => {
 });
 
 describe('deploy/compose.yaml under podman', () => {
-  it('answers through HAProxy from both instances', async () => {
-    // The instance that did not seed starts once the other's seed is written (it waits on the start-up lock), so
-    // HAProxy may send everything to the first for a while: 10 s was not always enough under CI's load.
-    const servedBy = new Set<string | null>();
+  it('serves an empty listing from both instances until one is loaded: no demo packages in production', async () => {
+    // The instance that migrated second starts once the first is done (it waits on the start-up lock), so HAProxy
+    // may send everything to the first for a while: 10 s was not always enough under CI's load.
     const started = Date.now();
-    while (Date.now() - started < 60_000 && servedBy.size < 2) {
-      const answer = await get('/v2/local-package-list/?limit=1');
-      expect(answer.status).toBe(200);
-      servedBy.add(answer.servedBy);
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-    expect([...servedBy].sort()).toEqual(['gateway-1', 'gateway-2']);
-    note(
-      `both instances answering through HAProxy ${Math.round((Date.now() - started) / 1000)} s after the first answer`,
-    );
+    const empty = await countsByInstance();
+    expect(Object.fromEntries(empty)).toEqual({ 'gateway-1': 0, 'gateway-2': 0 });
+    note(`both instances answering through HAProxy ${Math.round((Date.now() - started) / 1000)} s after the first`);
     expect((await get('/metrics')).status).toBe(404);
+  });
+
+  it('serves the fixture from both instances once loaded', async () => {
+    const started = Date.now();
+    const output = loadFixture();
+    note(`fixture (demo image, one-shot): ${output.trim().split('\n').at(-1)} in ${Date.now() - started} ms`);
+    let counts = new Map<string | null, number>();
+    while (Date.now() - started < 60_000) {
+      counts = await countsByInstance();
+      if ([...counts.values()].every((count) => count === FIXTURE_PACKAGES) && counts.size === 2) break;
+    }
+    expect(Object.fromEntries(counts)).toEqual({ 'gateway-1': FIXTURE_PACKAGES, 'gateway-2': FIXTURE_PACKAGES });
+  });
+
+  it('leaves no anonymous volume: the named data volumes of PostgreSQL are the only ones', () => {
+    const mounts = containers().flatMap((name) =>
+      podman(['inspect', '--format', '{{range .Mounts}}{{.Type}}:{{.Name}}:{{.Destination}} {{end}}', name])
+        .split(' ')
+        .filter((mount) => mount.startsWith('volume:'))
+        .map((mount) => `${name} ${mount}`),
+    );
+    note(`volumes mounted in the project: ${mounts.join(', ')}`);
+    expect(mounts.map((mount) => mount.split(':')[1]).sort()).toEqual([
+      `${PROJECT}_primary-data`,
+      `${PROJECT}_replica-data`,
+    ]);
   });
 
   it('passes the v2 contract checker through HAProxy', async () => {
@@ -201,7 +254,8 @@ describe('deploy/compose.yaml under podman', () => {
       'gateway-1',
       'sh',
       '-c',
-      `node -e "${write}" && node dist/cli/import.js /tmp/dump.json`,
+      // As the owner: the instances' DATABASE_URL is the serving role's, which can write nothing.
+      `node -e "${write}" && DATABASE_URL="$DATABASE_DIRECT_URL" exec node dist/cli/import.js /tmp/dump.json`,
     ]);
     note(`one-off import: ${output.trim().split('\n').slice(-4).join(' | ')}`);
     const seen = new Set<string | null>();
