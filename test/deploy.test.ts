@@ -32,7 +32,9 @@ const manifests = parseAllDocuments(read('deploy/kubernetes/gateway.yaml')).map(
 const byKind = (kind: string) => manifests.find((m) => m.kind === kind);
 const deployment = byKind('Deployment');
 const container = deployment.spec.template.spec.containers[0];
-const kubernetesSettings = { ...byKind('ConfigMap').data, ...byKind('Secret').stringData };
+// The Secret is an example beside the manifest (the manifest holds none, so applying it never replaces yours).
+const exampleSecret = parseAllDocuments(read('deploy/kubernetes/secret.example.yaml')).map((doc) => doc.toJS())[0];
+const kubernetesSettings = { ...byKind('ConfigMap').data, ...exampleSecret.stringData };
 
 const haproxy = read('deploy/haproxy.cfg');
 const version = (JSON.parse(read('package.json')) as { version: string }).version;

@@ -222,7 +222,8 @@ describe('the deployments under deploy/, as the image runs them (NODE_ENV=produc
   it('the Kubernetes manifest starts closed: keys on the v2 path, no demo data, /metrics on its own port', () => {
     const docs = parseAllDocuments(read('deploy/kubernetes/gateway.yaml')).map((doc) => doc.toJS());
     const byKind = (kind: string) => docs.find((doc) => doc.kind === kind);
-    const config = loadConfig({ ...PRODUCTION, ...byKind('ConfigMap').data, ...byKind('Secret').stringData });
+    const [secret] = parseAllDocuments(read('deploy/kubernetes/secret.example.yaml')).map((doc) => doc.toJS());
+    const config = loadConfig({ ...PRODUCTION, ...byKind('ConfigMap').data, ...secret.stringData });
     expect(closedByDefault(config)).toEqual([]);
     expect(config).toMatchObject({ v2Public: false, demo: false, seedPackages: 0, introspection: false });
     expect(config.v2ApiKeys).toBeDefined();

@@ -1,14 +1,18 @@
 // deploy/kubernetes/ as far as podman plays it, and all of it against the Kubernetes schemas.
 //
-// `podman kube play` of deploy/kubernetes/gateway.yaml: the ConfigMap and the Deployment (one pod; podman plays no
-// replicas, Service, HorizontalPodAutoscaler or PodDisruptionBudget). podman 4.3 cannot play the Secret: a Secret
-// document in the file, or a podman secret holding it, fails with "secret ... is not valid JSON" whatever the
-// encoding. So the file is played with the Secret's values as a ConfigMap (`envFrom` naming it instead): the same
-// variables reach the container. And podman 4.3 publishes a containerPort on the host, so a second replica cannot
-// bind it: one replica, no published port. Every other line is the file's own. The Secret's addresses (pgbouncer,
-// postgres-primary, redis) are stand-in containers on a network of the test's own, with the Secret's own password:
-// PostgreSQL, PgBouncer with deploy/pgbouncer.ini (its "replica" is the primary here) and Redis. The pod must come
-// up as the manifest says (user 1000, read-only root, the memory limit) and its probes must answer.
+// `podman kube play` of deploy/kubernetes/gateway.yaml with the Secret of secret.example.yaml: the ConfigMap and the
+// Deployment (one pod; podman plays no replicas, Service, HorizontalPodAutoscaler, PodDisruptionBudget or
+// NetworkPolicy, and leaves out topologySpreadConstraints and automountServiceAccountToken, which have no meaning
+// without a cluster). podman 4.3 cannot play a Secret: a Secret document in the file, or a podman secret holding
+// it, fails with "secret ... is not valid JSON" whatever the encoding. So the example's values are played as a
+// ConfigMap (`envFrom` naming it instead): the same variables reach the container. And podman 4.3 publishes a
+// containerPort on the host, so a second replica cannot bind it: one replica, no published port. Every other line
+// is the file's own. The Secret's addresses (pgbouncer, postgres-primary, redis) are stand-in containers on a
+// network of the test's own, with the Secret's own password: PostgreSQL with the two roles of
+// deploy/postgres/roles.sql made as compose's primary makes them, PgBouncer with deploy/pgbouncer.ini (its "replica"
+// is the primary here) and the serving role in its userlist, and Redis. The pod must come up as the manifest says
+// (user 1000, read-only root, no capabilities, no privilege escalation, the runtime's seccomp profile, the memory
+// limit) and its probes must answer.
 //
 // Every document of every manifest in deploy/kubernetes/ is validated against the Kubernetes API's JSON schemas
 // (the kubernetes-models package, generated from the Kubernetes OpenAPI document: an ecosystem tool, installed on
@@ -23,6 +27,7 @@ import { inspect, LABEL, note, podman, podmanAsync, ROOT } from './podman.js';
 
 const DIR = join(ROOT, 'deploy/kubernetes');
 const MANIFEST = join(DIR, 'gateway.yaml');
+const EXAMPLE_SECRET = join(DIR, 'secret.example.yaml');
 const NETWORK = `listing-kube-${process.pid}`;
 type Doc = { apiVersion: string; kind: string; metadata: { name: string }; [key: string]: unknown };
 const docs = parseAllDocuments(readFileSync(MANIFEST, 'utf8')).map((doc) => doc.toJS() as Doc);
@@ -48,8 +53,8 @@ describe.skipIf(!models.available)('every manifest in deploy/kubernetes/', () =>
 });
 
 describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
-  const secret = byKind('Secret');
-  const settings = secret.stringData as Record<string, string>;
+  const [secret] = parseAllDocuments(readFileSync(EXAMPLE_SECRET, 'utf8')).map((doc) => doc.toJS() as Doc);
+  const settings = (secret as Doc).stringData as Record<string, string>;
   const password = new URL(settings.DATABASE_URL as string).password;
   const helper = (name: string) => `listing-kube-${name}-${process.pid}`;
   const scratch = mkdtempSync(join(tmpdir(), 'listing-kube-'));
@@ -64,6 +69,9 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
       NETWORK,
       ...aliases.flatMap((alias) => ['--network-alias', alias]),
     ];
+    // The owner and the serving role, made when the data directory is, as compose's primary makes them.
+    const passwordFile = join(scratch, 'postgres-password');
+    writeFileSync(passwordFile, password);
     podman([
       'run',
       '-d',
@@ -77,11 +85,17 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
       '-e',
       'POSTGRES_DB=listing',
       '-e',
-      `POSTGRES_PASSWORD=${password}`,
+      'POSTGRES_PASSWORD_FILE=/run/secrets/postgres-password',
+      '-v',
+      `${passwordFile}:/run/secrets/postgres-password:ro`,
+      '-v',
+      `${join(ROOT, 'deploy/postgres/roles.sql')}:/listing/roles.sql:ro`,
+      '-v',
+      `${join(ROOT, 'deploy/postgres/init-roles.sh')}:/docker-entrypoint-initdb.d/roles.sh:ro`,
       'docker.io/library/postgres:15',
     ]);
     const userlist = join(scratch, 'userlist.txt');
-    writeFileSync(userlist, `"listing" "${password}"\n`);
+    writeFileSync(userlist, `"listing_serving" "${password}"\n`);
     podman([
       'run',
       '-d',
@@ -97,16 +111,9 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
       'docker.io/edoburu/pgbouncer:v1.23.1-p3',
     ]);
     podman(['run', '-d', '--name', helper('redis'), '--label', LABEL, ...net(['redis']), 'docker.io/library/redis:7']);
-    // The Secret's values as a ConfigMap, which podman plays (see above).
-    const played = docs.map((doc) => {
-      if (doc.kind === 'Secret') {
-        return {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: `${doc.metadata.name}-secret` },
-          data: settings,
-        };
-      }
+    // The example Secret's values as a ConfigMap, which podman plays (see above), in the Secret's place.
+    const asConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'gateway-secret' }, data: settings };
+    const played = [asConfigMap, ...docs].map((doc) => {
       if (doc.kind !== 'Deployment') return doc;
       const copy = structuredClone(doc) as Doc & {
         spec: { replicas: number; template: { spec: { containers: { envFrom: object[]; ports?: object[] }[] } } };
@@ -118,7 +125,7 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
         delete c.ports;
         c.envFrom = c.envFrom.map((from) => {
           const ref = (from as { secretRef?: { name: string } }).secretRef;
-          return ref ? { configMapRef: { name: `${ref.name}-secret` } } : from;
+          return ref ? { configMapRef: { name: asConfigMap.metadata.name } } : from;
         });
       }
       return copy;
@@ -153,6 +160,16 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
     expect(inspect(container, '{{.Config.User}}')).toMatch(/^1000/);
     expect(inspect(container, '{{.HostConfig.ReadonlyRootfs}}')).toBe('true');
     expect(Number(inspect(container, '{{.HostConfig.Memory}}'))).toBe(512 * 1024 * 1024);
+    // capabilities: drop [ALL], allowPrivilegeEscalation: false, seccompProfile RuntimeDefault (podman's default
+    // profile: it applies one unless told `unconfined`), as the process itself sees them.
+    const status = await podmanAsync(['exec', container, 'cat', '/proc/1/status']);
+    const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(status)?.[1];
+    note(`kube pod: CapEff ${field('CapEff')}, NoNewPrivs ${field('NoNewPrivs')}, Seccomp ${field('Seccomp')}`);
+    expect({ CapEff: field('CapEff'), NoNewPrivs: field('NoNewPrivs'), Seccomp: field('Seccomp') }).toEqual({
+      CapEff: '0000000000000000',
+      NoNewPrivs: '1',
+      Seccomp: '2',
+    });
   });
 
   it('answers its probes: startup and liveness on /livez, readiness on /healthz', async () => {

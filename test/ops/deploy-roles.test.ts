@@ -24,7 +24,7 @@ const userOf = (url: string) => new URL(url).username;
 
 type Service = { env_file?: string; volumes?: string[] };
 const compose = parse(read('deploy/compose.yaml'), { merge: true }) as { services: Record<string, Service> };
-const secret = parseAllDocuments(read('deploy/kubernetes/gateway.yaml'))
+const secret = parseAllDocuments(read('deploy/kubernetes/secret.example.yaml'))
   .map((doc) => doc.toJS() as { kind: string; stringData?: Record<string, string> })
   .find((doc) => doc.kind === 'Secret')?.stringData as Record<string, string>;
 
