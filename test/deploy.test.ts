@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { environment, loadConfig } from '../src/config.js';
 import { HEALTH_TIMEOUT_MS } from '../src/http/health.js';
-import { HEALTH_PATH, LIVE_PATH } from '../src/http/routes.js';
+import { HEALTH_PATH, LIVE_PATH, READY_PATH } from '../src/http/routes.js';
 import { GATEWAYS, gatewayEnvironment } from './fleet/topology.js';
 
 const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -88,7 +88,9 @@ describe('deploy/ against the code', () => {
 
   it('checks health where the server answers it, on the port it listens on', () => {
     expect(haproxy).toContain(`uri ${HEALTH_PATH} `);
-    expect(container.readinessProbe.httpGet.path).toBe(HEALTH_PATH);
+    // Every pod reads one database: readiness that fails with it would take them all out at once (/readyz).
+    expect(container.readinessProbe.httpGet.path).toBe(READY_PATH);
+    expect(kubernetesSettings.STALE_IF_ERROR).toBe('300');
     expect(container.livenessProbe.httpGet.path).toBe(LIVE_PATH);
     expect(container.startupProbe.httpGet.path).toBe(LIVE_PATH);
     expect(container.ports[0].containerPort).toBe(Number(kubernetesSettings.PORT));

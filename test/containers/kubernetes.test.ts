@@ -172,7 +172,7 @@ describe('podman kube play deploy/kubernetes/gateway.yaml', () => {
     });
   });
 
-  it('answers its probes: startup and liveness on /livez, readiness on /healthz', async () => {
+  it('answers its probes: startup and liveness on /livez, readiness on /readyz', async () => {
     const spec = byKind('Deployment').spec as { template: { spec: { containers: Record<string, never>[] } } };
     const probes = spec.template.spec.containers[0] as Record<string, { httpGet: { path: string } }>;
     const port = (byKind('ConfigMap').data as Record<string, string>).PORT;
