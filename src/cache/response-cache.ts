@@ -243,10 +243,12 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   ): Promise<Pending | null | typeof LATE> {
     const scope = scopeOf(caller, at.pathname, options.v2KeysRequired);
     const base = at.pathname === LISTING_PATH ? options.publicBase(request) : '';
-    // As JSON: a missing Accept (null) and `Accept: null` are different requests (DRF refuses the second).
+    // A missing Accept (-) and `Accept: null` (=null) are different requests (DRF refuses the second); no header
+    // value holds a newline.
+    const accept = request.headers.get('accept');
     const text =
       request.method === 'GET' && at.target.length <= MAX_REMEMBERED_TARGET
-        ? JSON.stringify([scope, base, request.headers.get('accept'), at.target])
+        ? `${scope}\n${base}\n${accept === null ? '-' : `=${accept}`}\n${at.target}`
         : undefined;
     let known = text === undefined ? undefined : remembered.get(text);
     let id = known?.id;
@@ -269,7 +271,8 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       // The edge leaves a stale answer to the app: one way of sending it, with its own marks.
       return stale && versionWaitMs !== undefined ? LATE : stale;
     }
-    lastRead = { version, at: performance.now() };
+    if (lastRead?.version === version) lastRead.at = performance.now();
+    else lastRead = { version, at: performance.now() };
     let key: string;
     if (known?.version === version) key = known.key;
     else {

@@ -286,26 +286,40 @@ export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
     // A throw at the edge before anything was written leaves the request to the app, which answers it with its
     // own rules (yoga masks what it cannot answer); once an answer is under way, the connection is ended.
     const edgeFault = (error: unknown) => {
-      options.onFault?.(error, requestId);
+      try {
+        options.onFault?.(error, requestId);
+      } catch {
+        // a fault of the fault's report: the request is still answered
+      }
       if (response.headersSent && !response.destroyed) response.destroy();
     };
-    const first = (target: Target) => {
-      const early = guarded<boolean>(
-        () => options.beforeTheApp?.(request, response, requestId, target) ?? false,
-        edgeFault,
+    // One promise a request answered at the edge (a hit costs little else): its rejection handled where it is made.
+    const first = (target: Target): unknown => {
+      let early: false | Promise<boolean>;
+      try {
+        early = options.beforeTheApp?.(request, response, requestId, target) ?? false;
+      } catch (error) {
+        edgeFault(error);
+        return toApp();
+      }
+      if (early === false) return toApp();
+      return early.then(
+        (answered) => (answered ? undefined : toApp()),
+        (error: unknown) => {
+          edgeFault(error);
+          return toApp();
+        },
       );
-      if (early === true) return;
-      if (early === undefined || early === false) return toApp();
-      return early.then((answered) => (answered === true ? undefined : toApp()));
     };
-    return guarded(
-      () => {
-        const target = passes(options, request, response, requestId, arrived);
-        if (target === null) return;
-        return target instanceof Promise ? target.then((read) => read && first(read)) : first(target);
-      },
-      (error) => answerFault(request, response, requestId, error, options.onFault),
-    );
+    const fault = (error: unknown) => answerFault(request, response, requestId, error, options.onFault);
+    try {
+      const target = passes(options, request, response, requestId, arrived);
+      if (target === null) return;
+      return target instanceof Promise ? target.then((read) => read && first(read)).catch(fault) : first(target);
+    } catch (error) {
+      fault(error);
+      return undefined;
+    }
   };
 }
 
