@@ -1,21 +1,11 @@
 // The logger's `err` field takes whatever was thrown or rejected: an Error with its stack, or any other value said
 // as text, credentials in URLs redacted either way; logging it never throws (a throw in an error handler would be
 // a second fault, uncaught).
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { capturedLog } from './helpers/captured-log.js';
 
 function logged(err: unknown): Record<string, unknown> {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'info',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  });
+  const { logger, lines } = capturedLog();
   logger.error({ err }, 'failed');
   return JSON.parse(lines[0] as string) as Record<string, unknown>;
 }

@@ -20,7 +20,8 @@ import type { RecordRequest } from '../http/request-log.js';
 import { asksForGraphiql, GRAPHQL_PATH, LISTING_PATH } from '../http/routes.js';
 import { inSpan, tracingOn } from '../tracing.js';
 import type { Answer, InMemory } from './answers.js';
-import { LATE, type Pending, type ResponseCache } from './response-cache.js';
+import type { Pending, ResponseCache } from './response-cache.js';
+import { LATE } from './version-reads.js';
 
 export interface EdgeHitOptions {
   cache: ResponseCache;

@@ -30,6 +30,7 @@ import type { Answer, AnswerStore } from './answers.js';
 import { isAnonymous, type KeyedRequest, requestKey, scopeOf } from './keys.js';
 import { type Representation, representation } from './representation.js';
 import { type Entities, surrogateHeaders, surrogateKeys } from './surrogate-keys.js';
+import { LATE, lastVersionRead, versionWithin } from './version-reads.js';
 
 /**
  * Per request: whether its answer may be kept (resolvers and the error check clear it), and the listing version
@@ -105,9 +106,6 @@ export interface ResponseCacheOptions {
 
 /** Where an answer the cache gave came from: kept (hit), made and kept (miss), kept in a version gone (stale). */
 export type CacheResult = 'hit' | 'miss' | 'stale';
-
-/** The listing's version was not read within the wait the Node edge gives it. */
-export const LATE = 'late';
 
 /** How many request parts are remembered, and the longest request target that is. */
 const REMEMBERED = 1000;
@@ -197,42 +195,17 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
    */
   const remembered = new Map<string, { id: string; version: string; key: string }>();
 
-  /** The last version read and when: what a stale answer is looked up under while the database is away. */
-  let lastRead: { version: string; at: number } | undefined;
+  const lastRead = lastVersionRead(options.staleIfErrorSeconds ?? 0);
 
   /** What the request's answer is kept under in the last version read, while STALE_IF_ERROR allows; else null. */
   function staleFor(id: string, scope: string): Pending | null {
-    const bound = options.staleIfErrorSeconds ?? 0;
-    if (!lastRead || bound === 0) return null;
-    const staleSeconds = (performance.now() - lastRead.at) / 1000;
-    if (staleSeconds > bound) return null;
+    const stale = lastRead.stale();
+    if (!stale) return null;
     const shared = isAnonymous(scope);
-    return {
-      key: keyOf(lastRead.version, id),
-      version: lastRead.version,
-      id,
-      shared,
-      cacheControl: shared ? options.cacheControl : 'private, no-cache',
-      staleSeconds,
-    };
+    const cacheControl = shared ? options.cacheControl : 'private, no-cache';
+    const { version, staleSeconds } = stale;
+    return { key: keyOf(version, id), version, id, shared, cacheControl, staleSeconds };
   }
-
-  /** The version, or LATE when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
-  const withinMs = (reading: Promise<string | null>, ms: number) =>
-    new Promise<string | null | typeof LATE>((resolve, reject) => {
-      const timer = setTimeout(() => resolve(LATE), ms);
-      timer.unref();
-      reading.then(
-        (version) => {
-          clearTimeout(timer);
-          resolve(version);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
 
   async function pendingFor(
     request: KeyedRequest,
@@ -264,15 +237,14 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       }
     }
     const reading = options.currentVersion(options.reads.forRequest(request));
-    const version = await (versionWaitMs === undefined ? reading : withinMs(reading, versionWaitMs));
+    const version = await (versionWaitMs === undefined ? reading : versionWithin(reading, versionWaitMs));
     if (version === LATE) return LATE;
     if (version === null) {
       const stale = staleFor(id, scope);
       // The edge leaves a stale answer to the app: one way of sending it, with its own marks.
       return stale && versionWaitMs !== undefined ? LATE : stale;
     }
-    if (lastRead?.version === version) lastRead.at = performance.now();
-    else lastRead = { version, at: performance.now() };
+    lastRead.seen(version);
     let key: string;
     if (known?.version === version) key = known.key;
     else {

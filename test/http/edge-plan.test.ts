@@ -3,7 +3,6 @@
 // name turns the edge off for the routes it touches, says so once at start, and its hook then sees every request.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AppSettings, createApp } from '../../src/app.js';
@@ -11,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { type BeforeTheApp, guardEdge } from '../../src/http/edge.js';
 import { planEdge, REQUEST_HOOKS } from '../../src/http/edge-plan.js';
 import { GRAPHQL_PATH, LISTING_PATH } from '../../src/http/routes.js';
-import { createLogger } from '../../src/logger.js';
+import { capturedLog } from '../helpers/captured-log.js';
 import { engineName } from '../helpers/database.js';
 import { edgeAndApp } from '../helpers/edge-pair.js';
 import { TEST_KEYS } from '../helpers/graphql.js';
@@ -25,16 +24,7 @@ afterAll(async () => {
 
 /** The app on real HTTP with the edge in front, as src/server.ts serves it; its log lines kept. */
 async function served(settings: Partial<AppSettings>, plugins: Plugin[] = []) {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'info',
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  });
+  const { logger, lines } = capturedLog();
   const app = createApp({ db: db(), settings, logger, plugins, publicBase: () => 'http://listing.example' });
   const edge = { answered: 0 };
   const beforeTheApp: BeforeTheApp = (...args) => {
