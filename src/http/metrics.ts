@@ -33,6 +33,25 @@ export interface MeteredDatabase {
 /** A scrape waits at most this long for the primary's answer (the same bound as /healthz). */
 const SCRAPE_HEALTH_TIMEOUT_MS = 1000;
 
+/** Counters that read their totals, kept elsewhere, at each scrape: [name, help, the total's key] each. */
+function countersOf<K extends string>(
+  registry: Registry,
+  totals: () => Record<K, number>,
+  counters: readonly (readonly [string, string, K])[],
+): void {
+  for (const [name, help, key] of counters) {
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(totals()[key]);
+      },
+    });
+  }
+}
+
 export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedis, 'state' | 'counts'>) {
   const { statements, pool = null, statuses: databases = () => [], poolers = () => [], health } = database;
   const registry = new Registry();
@@ -132,20 +151,10 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
         this.set(redis.state() === 'ok' ? 1 : 0);
       },
     });
-    for (const [name, help, read] of [
+    countersOf(registry, () => redis.counts(), [
       ['redis_commands_failed_total', 'Redis commands given up on: late past REDIS_TIMEOUT, or failed.', 'failed'],
       ['redis_commands_skipped_total', 'Redis commands not sent because Redis was away or late.', 'skipped'],
-    ] as const) {
-      new Counter({
-        name,
-        help,
-        registers: [registry],
-        collect() {
-          this.reset();
-          this.inc(redis.counts()[read]);
-        },
-      });
-    }
+    ]);
   }
   // Which build runs where: `build_info * on (instance) group_left (version) ...` names it beside any series.
   const build = buildInfo();
@@ -164,7 +173,7 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
     },
   });
   // Zero from the start, so the first fault is an increase the alert sees.
-  for (const [name, help, read] of [
+  countersOf(registry, processFaults, [
     [
       'process_unhandled_rejections_total',
       'Promises rejected with nothing to handle them (logged at error; the process goes on).',
@@ -175,17 +184,7 @@ export function createMetrics(database: MeteredDatabase, redis?: Pick<SharedRedi
       'Exceptions nothing caught (logged at fatal; the process then stops as on SIGTERM and exits 1).',
       'uncaughtExceptions',
     ],
-  ] as const) {
-    new Counter({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.reset();
-        this.inc(processFaults()[read]);
-      },
-    });
-  }
+  ]);
   const http = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests, by method, route and status.',
