@@ -154,6 +154,7 @@ export function createApp({
         }),
       ]
     : [];
+  const corsOrigins = corsPolicy(settings.corsOrigins);
   const responses =
     settings.responseCacheBytes > 0
       ? createResponseCache({
@@ -172,12 +173,11 @@ export function createApp({
           persistedDocument: persistedDocuments(apqStore, manifest).documentFor,
           onAnswer: (pathname, result) => metrics.cache.inc({ route: routeLabel(pathname), result }),
           // GraphQL answers vary by Origin where CORS allows a list of origins (src/http/cors.ts).
-          varyOrigin: corsPolicy(settings.corsOrigins).varyOrigin,
+          varyOrigin: corsOrigins.varyOrigin,
         })
       : undefined;
   const cache: Plugin[] = responses ? [responses.plugin] : [];
   const budget = requestBudget({ ...settings.rateLimit, redis });
-  const corsOrigins = corsPolicy(settings.corsOrigins);
   const record = requestRecorder(logger, metrics, callerOf);
   // Requests answered at the Node edge, before yoga's HTTP layer, with the decisions its plugins below make:
   // kept answers (src/cache/edge-hits.ts) and plain GraphQL queries (src/graphql/edge-operations.ts).
