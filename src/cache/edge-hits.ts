@@ -99,6 +99,8 @@ export interface KeptHit {
   started: number;
   /** The GraphQL operation's name, for the log line. */
   operation?: string | undefined;
+  /** Who asked, as the door identified them (its key's name and address go on the log line). */
+  caller: Caller;
 }
 
 export function keptAtTheEdge({
@@ -140,7 +142,7 @@ export function keptAtTheEdge({
       const kept = tracingOn() ? await tracedLookup(cache, pending.key) : await keptFor(cache, pending.key);
       return { pending, kept };
     },
-    send({ response, requestId, head, path, pending, kept, started, operation }) {
+    send({ response, requestId, head, path, pending, kept, started, operation, caller }) {
       const hit = hitFor(head, path, pending, kept);
       if (!hit) return false;
       const headers = ['x-request-id', requestId, ...hit.headers];
@@ -150,15 +152,7 @@ export function keptAtTheEdge({
       response.end(hit.body);
       cache.answered(path, 'hit');
       const seconds = (performance.now() - started) / 1000;
-      record({
-        method: head.method,
-        path,
-        status: hit.status,
-        seconds,
-        operation,
-        requestId,
-        from: { head, server: { req: response.req } },
-      });
+      record({ method: head.method, path, status: hit.status, seconds, operation, requestId, caller });
       return true;
     },
   };
@@ -181,7 +175,7 @@ export function edgeHits(options: EdgeHitOptions): BeforeTheApp {
     const found = await kept.lookup(head, path, request.url ?? path, caller);
     // Not kept in this process, or a coding asked for the first time: the app's path answers (and makes it).
     if (found === LATE || !found.pending || !found.kept) return false;
-    return kept.send({ response, requestId, head, path, pending: found.pending, kept: found.kept, started });
+    return kept.send({ response, requestId, head, path, pending: found.pending, kept: found.kept, started, caller });
   }
 
   return (request, response, requestId, { path }) => {

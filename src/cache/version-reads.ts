@@ -27,6 +27,7 @@ export function lastVersionRead(staleIfErrorSeconds: number) {
   let last: { version: string; at: number } | undefined;
   return {
     seen(version: string): void {
+      if (staleIfErrorSeconds === 0) return; // nothing is ever sent stale: no clock read per request
       if (last?.version === version) last.at = performance.now();
       else last = { version, at: performance.now() };
     },

@@ -121,7 +121,7 @@ export function edgeOperations(options: EdgeOperationOptions): BeforeTheApp {
     if (found === LATE) return false;
     if (found?.pending && found.kept) {
       const hit = { response, requestId, head, path: GRAPHQL_PATH, pending: found.pending, kept: found.kept };
-      return cache?.kept.send({ ...hit, started }) ?? false;
+      return cache?.kept.send({ ...hit, started, caller }) ?? false;
     }
     const params = body === undefined ? getParams(target.slice(target.indexOf('?') + 1)) : postParams(body);
     if (!params) return false;
