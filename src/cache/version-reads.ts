@@ -5,22 +5,35 @@
 /** The listing's version was not read within the wait the Node edge gives it. */
 export const LATE = 'late';
 
-/** The version, or LATE when it takes longer than `ms` (the read goes on, for the requests that wait for it). */
-export const versionWithin = (reading: Promise<string | null>, ms: number) =>
-  new Promise<string | null | typeof LATE>((resolve, reject) => {
-    const timer = setTimeout(() => resolve(LATE), ms);
-    timer.unref();
-    reading.then(
-      (version) => {
-        clearTimeout(timer);
-        resolve(version);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+/**
+ * The version, or LATE when it takes longer than `ms` (the read goes on, for the requests that wait for it).
+ * Requests that share a read (src/listing/version.ts) share its wait too: one timer and one promise per read, not
+ * per request; the first to ask starts the wait, so none waits longer than `ms`.
+ */
+export function versionWithin(reading: Promise<string | null>, ms: number): Promise<string | null | typeof LATE> {
+  let within = waits.get(reading);
+  if (!within) {
+    within = new Promise<string | null | typeof LATE>((resolve, reject) => {
+      const timer = setTimeout(() => resolve(LATE), ms);
+      timer.unref();
+      reading.then(
+        (version) => {
+          clearTimeout(timer);
+          resolve(version);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
+    waits.set(reading, within);
+  }
+  return within;
+}
+
+/** Each read's wait, while the read is referenced. */
+const waits = new WeakMap<Promise<string | null>, Promise<string | null | typeof LATE>>();
 
 /** The last version read and when, told of each read; what a stale answer is looked up under. */
 export function lastVersionRead(staleIfErrorSeconds: number) {
