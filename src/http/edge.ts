@@ -272,52 +272,52 @@ function guarded<T>(
 
 /** Wraps the app's Node handler with the checks above, and gives each request an id (X-Request-Id). */
 export function guardEdge(app: NodeHandler, options: EdgeOptions): NodeHandler {
+  // Made once, not per request: a cached answer's request allocates little more than its one promise.
+  const toApp = (request: IncomingMessage, response: ServerResponse, requestId: string) => {
+    if (response.headersSent || response.destroyed) return;
+    response.setHeader('x-request-id', requestId);
+    return guarded(
+      () => requestContext.run({ requestId }, () => app(request, response)),
+      (error) => answerFault(request, response, requestId, error, options.onFault),
+    );
+  };
+  // A throw at the edge before anything was written leaves the request to the app, which answers it with its
+  // own rules (yoga masks what it cannot answer); once an answer is under way, the connection is ended.
+  const edgeFault = (request: IncomingMessage, response: ServerResponse, requestId: string, error: unknown) => {
+    try {
+      options.onFault?.(error, requestId);
+    } catch {
+      // a fault of the fault's report: the request is still answered
+    }
+    if (response.headersSent && !response.destroyed) response.destroy();
+    return toApp(request, response, requestId);
+  };
+  // One promise a request answered at the edge (a hit costs little else): its rejection handled where it is made.
+  const first = (request: IncomingMessage, response: ServerResponse, requestId: string, target: Target): unknown => {
+    let early: false | Promise<boolean>;
+    try {
+      early = options.beforeTheApp?.(request, response, requestId, target) ?? false;
+    } catch (error) {
+      return edgeFault(request, response, requestId, error);
+    }
+    if (early === false) return toApp(request, response, requestId);
+    return early.then(
+      (answered) => (answered ? undefined : toApp(request, response, requestId)),
+      (error: unknown) => edgeFault(request, response, requestId, error),
+    );
+  };
   return (request, response) => {
     const arrived = performance.now();
     const requestId = requestIdFor(request, options.trustProxy);
-    const toApp = () => {
-      if (response.headersSent || response.destroyed) return;
-      response.setHeader('x-request-id', requestId);
-      return guarded(
-        () => requestContext.run({ requestId }, () => app(request, response)),
-        (error) => answerFault(request, response, requestId, error, options.onFault),
-      );
-    };
-    // A throw at the edge before anything was written leaves the request to the app, which answers it with its
-    // own rules (yoga masks what it cannot answer); once an answer is under way, the connection is ended.
-    const edgeFault = (error: unknown) => {
-      try {
-        options.onFault?.(error, requestId);
-      } catch {
-        // a fault of the fault's report: the request is still answered
-      }
-      if (response.headersSent && !response.destroyed) response.destroy();
-    };
-    // One promise a request answered at the edge (a hit costs little else): its rejection handled where it is made.
-    const first = (target: Target): unknown => {
-      let early: false | Promise<boolean>;
-      try {
-        early = options.beforeTheApp?.(request, response, requestId, target) ?? false;
-      } catch (error) {
-        edgeFault(error);
-        return toApp();
-      }
-      if (early === false) return toApp();
-      return early.then(
-        (answered) => (answered ? undefined : toApp()),
-        (error: unknown) => {
-          edgeFault(error);
-          return toApp();
-        },
-      );
-    };
-    const fault = (error: unknown) => answerFault(request, response, requestId, error, options.onFault);
     try {
       const target = passes(options, request, response, requestId, arrived);
       if (target === null) return;
-      return target instanceof Promise ? target.then((read) => read && first(read)).catch(fault) : first(target);
+      if (!(target instanceof Promise)) return first(request, response, requestId, target);
+      return target
+        .then((read) => read && first(request, response, requestId, read))
+        .catch((error: unknown) => answerFault(request, response, requestId, error, options.onFault));
     } catch (error) {
-      fault(error);
+      answerFault(request, response, requestId, error, options.onFault);
       return undefined;
     }
   };
