@@ -9,6 +9,7 @@ import './types/query.js';
 import './types/categories.js';
 import './types/node.js';
 import './types/subscription.js';
+import './types/card-image.js';
 import { guardEntities } from './types/entities.js';
 
 export const schema = builder.toSubGraphSchema({
