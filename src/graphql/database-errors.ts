@@ -7,6 +7,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { DatabaseUnavailableError, faultReason } from '../db/faults.js';
 import { DeadlinePassedError, type ReadSession } from '../db/sql.js';
+import { answeredNothing } from './answer-status.js';
 
 export const RETRY_AFTER_SECONDS = 5;
 const UNAVAILABLE = 'SERVICE_UNAVAILABLE';
@@ -64,15 +65,15 @@ function warnOutage(logger: Logger, error: DatabaseUnavailableError): void {
 type Result = Parameters<NonNullable<Plugin['onResultProcess']>>[0]['result'];
 
 /**
- * The result with its SERVICE_UNAVAILABLE errors made one, with HTTP 503 and Retry-After when there is no data to
- * show; any other result as it is.
+ * The result with its SERVICE_UNAVAILABLE errors made one, with HTTP 503 and Retry-After when no root field was
+ * answered (`data` null: an answer with data is a 2xx, src/graphql/answer-status.ts); any other result as it is.
  */
 export function withOneUnavailable(result: Result): Result {
   if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return result;
   const unavailable = result.errors.filter((error) => error.extensions?.code === UNAVAILABLE);
   if (unavailable.length === 0) return result;
   const others = result.errors.filter((error) => error.extensions?.code !== UNAVAILABLE);
-  const noData = !result.data || Object.values(result.data).every((value) => value === null);
+  const noData = answeredNothing(result);
   const one = createGraphQLError(unavailableError().message, {
     extensions: {
       code: UNAVAILABLE,

@@ -16,6 +16,7 @@ import { complexityFromQuery } from '@pothos/plugin-complexity';
 import { type DocumentNode, GraphQLError, getOperationAST, Kind, parse, type ValidationRule } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../config.js';
+import { withAnswerStatus } from './answer-status.js';
 
 /** The operation limits, and the size of a document registered by automatic persisted queries (apq.ts). */
 export type LimitName = keyof OperationLimits | 'documentBytes';
@@ -69,12 +70,14 @@ function asClientError<E>(error: E): E {
 type Result = Parameters<NonNullable<Plugin['onResultProcess']>>[0]['result'];
 
 /**
- * A document that does not parse or validate is the client's mistake: 400 whatever the Accept header (yoga
- * answers such errors with 200 to clients that accept only application/json, the legacy watershed). Only request
- * errors: an answer without `data` (an execution error always comes with `data`); any other result as it is.
+ * The errors' HTTP status. A document that does not parse or validate is the client's mistake: 400 whatever the
+ * Accept header (yoga answers such errors with 200 to clients that accept only application/json, the legacy
+ * watershed); that is a request error, an answer without `data`. An executed operation's answer (with `data`) is a
+ * 2xx when it holds anything, its field errors' status otherwise (withAnswerStatus); any other result as it is.
  */
 export function withClientErrors(result: Result): Result {
-  if (Array.isArray(result) || !('errors' in result) || !result.errors?.length || 'data' in result) return result;
+  if (Array.isArray(result) || !('errors' in result) || !result.errors?.length) return result;
+  if ('data' in result) return withAnswerStatus(result);
   return { ...result, errors: result.errors.map(asClientError) };
 }
 
