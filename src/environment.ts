@@ -174,8 +174,10 @@ export const environment = z.object({
     .prefault('3000')
     .describe('tokens in a GraphQL document; parsing stops there'),
   GRAPHQL_MAX_DEPTH: wholeNumber(1, 100)
-    .prefault('7')
-    .describe('fields on the longest path of an operation (the deepest path in the schema is 7)'),
+    .prefault('15')
+    .describe(
+      "fields on the longest path of an operation: room for the web storefront's deepest query and another trip through a photographer's packages (see [What one request may cost](security.md#what-one-request-may-cost))",
+    ),
   GRAPHQL_MAX_ALIASES: wholeNumber(0, 10_000).prefault('30').describe('aliases in an operation, fragments included'),
   GRAPHQL_MAX_DIRECTIVES: wholeNumber(0, 10_000)
     .prefault('20')

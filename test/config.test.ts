@@ -26,7 +26,7 @@ describe('configuration', () => {
 
   it('defaults to limits a public API can live with, open CORS without credentials, and no keys', () => {
     expect(loadConfig({})).toMatchObject({
-      limits: { tokens: 3000, depth: 7, aliases: 30, directives: 20, fields: 1000, cost: 60_000 },
+      limits: { tokens: 3000, depth: 15, aliases: 30, directives: 20, fields: 1000, cost: 60_000 },
       introspection: true,
       maxBodyBytes: 102_400,
       requestTimeoutMs: 10_000,
