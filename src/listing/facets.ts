@@ -9,6 +9,7 @@
 // are one pass over the positions its filter-without-that-facet matches. A facet's counts depend on nothing but
 // the listing version and that filter, so each is counted once and kept (keptFacet): a storefront's sidebar,
 // asked again and again for the same filters, costs a lookup.
+import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { SqlStatement } from '../db/sql.js';
 import { filterKey, type PackageFilter } from './filter.js';
@@ -25,6 +26,10 @@ export interface FacetColumns {
   photographer: Int32Array;
   photographerIds: string[];
   photographerNames: string[];
+  /** Index into `currencyCodes` (ISO 4217, in code order) and `currencySymbols`. */
+  currency: Int32Array;
+  currencyCodes: string[];
+  currencySymbols: string[];
 }
 
 /** The facet columns as the listing summary holds them (src/db/write/listing-summary.ts): one row. */
@@ -32,7 +37,8 @@ export const FACET_COLUMNS: SqlStatement = {
   name: 'facet_columns',
   text: `SELECT listing_version::text AS version, category, price_cents AS "priceCents",
       instant_booking AS "instantBooking", featured, photographer,
-      photographer_ids AS "photographerIds", photographer_names AS "photographerNames"
+      photographer_ids AS "photographerIds", photographer_names AS "photographerNames",
+      currency, currency_codes AS "currencyCodes", currency_symbols AS "currencySymbols"
     FROM listing_summary WHERE id = 1`.replace(/\s+/g, ' '),
 };
 
@@ -49,6 +55,9 @@ export interface FacetColumnsRow {
   photographer: Packed;
   photographerIds: string[] | null;
   photographerNames: string[] | null;
+  currency: Packed;
+  currencyCodes: string[] | null;
+  currencySymbols: string[] | null;
 }
 
 const view = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -76,6 +85,9 @@ export function facetColumns(row: FacetColumnsRow | undefined): FacetColumns {
     photographer: int32s(row?.photographer ?? null),
     photographerIds: row?.photographerIds ?? [],
     photographerNames: row?.photographerNames ?? [],
+    currency: int32s(row?.currency ?? null),
+    currencyCodes: row?.currencyCodes ?? [],
+    currencySymbols: row?.currencySymbols ?? [],
   };
 }
 
@@ -83,7 +95,8 @@ export function facetColumns(row: FacetColumnsRow | undefined): FacetColumns {
 export const facetColumnsPart = summaryPart(FACET_COLUMNS, facetColumns);
 
 export interface FacetValue {
-  id: string;
+  /** The raw value, unique within its facet: a category code, "true", a photographer id, "USD", a price range. */
+  value: string;
   label: string;
   /** Packages this value gives under the rest of the filter. */
   count: number;
@@ -92,14 +105,26 @@ export interface FacetValue {
 }
 
 export interface Facet {
+  /** The facet's name: category, price, currency, instantBooking, featured or photographer. */
   id: string;
   label: string;
   type: 'LIST' | 'PRICE_RANGE' | 'BOOLEAN';
   values: FacetValue[];
-  /** PRICE_RANGE: the lowest and highest price among the packages counted (null when there are none). */
+  /**
+   * PRICE_RANGE in one currency (the filter has one): the lowest and highest price among the packages counted,
+   * and that currency; null when there are none or the facet spans currencies.
+   */
   min?: string | null;
   max?: string | null;
+  currency?: { code: string; symbol: string } | null;
 }
+
+/**
+ * A short digest of the filter a facet's counts hold to (the filter without the facet's own parts): two filters
+ * share it exactly when they share the facet's counts, so ids scoped by it are true for what they name.
+ */
+export const facetScope = (rest: PackageFilter) =>
+  createHash('sha256').update(filterKey(rest)).digest('base64url').slice(0, 12);
 
 /** Facets counted, by listing version, facet and the filter they hold to; small, so kept by number. */
 const counted = new LRUCache<string, Promise<Facet>>({ max: 2000 });
@@ -124,7 +149,7 @@ export function keptFacet(version: string, id: string, rest: PackageFilter, coun
 /** The packages a facet counts: the positions its filter matches, or null for every listed package. */
 export type Positions = Int32Array | null;
 
-function forEach(positions: Positions, size: number, visit: (position: number) => void): void {
+export function forEach(positions: Positions, size: number, visit: (position: number) => void): void {
   if (positions === null) for (let p = 0; p < size; p++) visit(p);
   else for (let i = 0; i < positions.length; i++) visit(positions[i] as number);
 }
@@ -136,7 +161,8 @@ export function withoutParts(filter: PackageFilter, parts: readonly (keyof Packa
   return rest;
 }
 
-const input = (part: Partial<PackageFilter>) => JSON.stringify(part);
+/** A value's filter part as JSON; a null clears a part when merged (GraphQL reads null as not set). */
+export const input = (part: { [K in keyof PackageFilter]?: PackageFilter[K] | null }) => JSON.stringify(part);
 
 /** Every category of the listing (`names`, by code), with how many of the positions are in it. */
 export function categoryFacet(columns: FacetColumns, positions: Positions, names: ReadonlyMap<number, string>): Facet {
@@ -148,7 +174,7 @@ export function categoryFacet(columns: FacetColumns, positions: Positions, names
   const values = [...counts.entries()]
     .sort(([a], [b]) => a - b)
     .map(([code, count]) => ({
-      id: String(code),
+      value: String(code),
       label: names.get(code) ?? String(code),
       count,
       input: input({ categories: [code] }),
@@ -156,48 +182,9 @@ export function categoryFacet(columns: FacetColumns, positions: Positions, names
   return { id: 'category', label: 'Category', type: 'LIST', values };
 }
 
-/** The price ranges' lower edges, in cents; each range ends just below the next edge, the last has none. */
-export const PRICE_EDGES_CENTS = [0, 10_000, 25_000, 50_000, 100_000, 250_000];
-
-const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
-
-/** The fixed price ranges with their counts, and the lowest and highest price counted. */
-export function priceFacet(columns: FacetColumns, positions: Positions): Facet {
-  const counts = PRICE_EDGES_CENTS.map(() => 0);
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  forEach(positions, columns.priceCents.length, (p) => {
-    const cents = columns.priceCents[p] as number;
-    if (cents < min) min = cents;
-    if (cents > max) max = cents;
-    let range = PRICE_EDGES_CENTS.length - 1;
-    while (range > 0 && cents < (PRICE_EDGES_CENTS[range] as number)) range--;
-    counts[range] = (counts[range] ?? 0) + 1;
-  });
-  const values = PRICE_EDGES_CENTS.map((from, range) => {
-    const next = PRICE_EDGES_CENTS[range + 1];
-    const part = next === undefined ? { priceMin: money(from) } : { priceMin: money(from), priceMax: money(next - 1) };
-    return {
-      id: next === undefined ? `${money(from)}-` : `${money(from)}-${money(next - 1)}`,
-      label: next === undefined ? `${money(from)} and over` : `${money(from)} to ${money(next - 1)}`,
-      count: counts[range] as number,
-      input: input(part),
-    };
-  });
-  const any = Number.isFinite(min);
-  return {
-    id: 'price',
-    label: 'Price',
-    type: 'PRICE_RANGE',
-    values,
-    min: any ? money(min) : null,
-    max: any ? money(max) : null,
-  };
-}
-
 /** A yes/no facet: how many of the positions have the flag set, and how many do not. */
 export function booleanFacet(
-  id: 'instantBooking' | 'featured',
+  name: 'instantBooking' | 'featured',
   label: string,
   column: Uint8Array,
   positions: Positions,
@@ -209,12 +196,12 @@ export function booleanFacet(
     all++;
   });
   const value = (flag: boolean, count: number) => ({
-    id: String(flag),
+    value: String(flag),
     label: flag ? 'Yes' : 'No',
     count,
-    input: input({ [id]: flag }),
+    input: input({ [name]: flag }),
   });
-  return { id, label, type: 'BOOLEAN', values: [value(true, yes), value(false, all - yes)] };
+  return { id: name, label, type: 'BOOLEAN', values: [value(true, yes), value(false, all - yes)] };
 }
 
 export const TOP_PHOTOGRAPHERS = 20;
@@ -245,7 +232,7 @@ export function photographerFacet(columns: FacetColumns, positions: Positions): 
     if (top.length > TOP_PHOTOGRAPHERS) top.pop();
   }
   const values = top.map((ordinal) => ({
-    id: id(ordinal),
+    value: id(ordinal),
     label: name(ordinal),
     count: counts[ordinal] as number,
     input: input({ photographerId: id(ordinal) }),

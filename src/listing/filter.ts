@@ -1,6 +1,7 @@
 // The storefront's filter on the listing: its rules, its canonical form (what caches and cursors are keyed by)
 // and the SQL condition it stands for. Every part is optional; the parts combine with AND.
 import { createHash } from 'node:crypto';
+import { effectiveCurrency } from '../db/write/read-model.js';
 
 export interface NearPoint {
   /** Decimal degrees as text, as the columns hold them. */
@@ -11,6 +12,9 @@ export interface NearPoint {
 
 export interface PackageFilter {
   categories?: readonly number[];
+  /** ISO 4217, upper case: packages priced in it (src/db/write/read-model.ts: effectiveCurrency). */
+  currency?: string;
+  /** Price bounds, in `currency` (a filter with either has it). */
   priceMin?: string;
   priceMax?: string;
   near?: NearPoint;
@@ -30,6 +34,7 @@ export const MAX_CATEGORIES = 50;
 export const MAX_SEARCH_CHARACTERS = 200;
 /** A price has at most 12 digits before the point (the column's precision is 14, scale 2). */
 const PRICE = /^\d{1,12}(\.\d{1,2})?$/;
+const CURRENCY = /^[A-Za-z]{3}$/;
 const DEGREES = /^-?\d{1,3}(\.\d{1,6})?$/;
 
 /** A rule broken by a filter: the argument, the rule and the value (thrown as BAD_USER_INPUT by the caller). */
@@ -58,11 +63,24 @@ export function normalizeFilter(filter: PackageFilter | null | undefined): Packa
     }
     out.categories = [...new Set(filter.categories)].sort((a, b) => a - b);
   }
+  if (filter.currency != null) {
+    if (!CURRENCY.test(filter.currency)) {
+      const shown = filter.currency.length > 16 ? `${filter.currency.slice(0, 16)}...` : filter.currency;
+      throw broken('currency', 'must be a 3-letter ISO 4217 currency code, e.g. "USD"', shown);
+    }
+    out.currency = filter.currency.toUpperCase();
+  }
   for (const bound of ['priceMin', 'priceMax'] as const) {
     const value = filter[bound];
     if (value == null) continue;
     if (!PRICE.test(value)) {
       throw broken(bound, 'must be a non-negative price with at most 12 digits and 2 decimals, e.g. "500.00"', value);
+    }
+    // A price is an amount in one currency: without it, "500.00" would hold yen and dollars alike.
+    if (out.currency === undefined) {
+      throw new FilterError(
+        `filter.${bound} needs filter.currency, the currency the price is in, e.g. { currency: "USD", ${bound}: "${value}" }`,
+      );
     }
     out[bound] = value;
   }
@@ -98,8 +116,18 @@ export const isEmptyFilter = (filter: PackageFilter): boolean => Object.keys(fil
 
 /** The canonical filter as text (keys in a fixed order): the cache key of its matching set. */
 export function filterKey(filter: PackageFilter): string {
-  const { categories, priceMin, priceMax, near, photographerId, instantBooking, featured, search } = filter;
-  return JSON.stringify([categories, priceMin, priceMax, near, photographerId, instantBooking, featured, search]);
+  const { categories, priceMin, priceMax, near, photographerId, instantBooking, featured, search, currency } = filter;
+  return JSON.stringify([
+    categories,
+    priceMin,
+    priceMax,
+    near,
+    photographerId,
+    instantBooking,
+    featured,
+    search,
+    currency,
+  ]);
 }
 
 /** A short digest of what fixes an order (filter and sort): carried by cursors, compared when they come back. */
@@ -163,6 +191,11 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
   let distance: string | undefined;
   let rank: string | undefined;
   if (filter.categories) parts.push(`p."category" = ANY(${param(filter.categories, 'int[]')})`);
+  if (filter.currency !== undefined) {
+    parts.push(
+      `p."photographer_id" IN (SELECT cur.id FROM photographer cur WHERE ${effectiveCurrency('cur')} = ${param(filter.currency, 'text')})`,
+    );
+  }
   if (filter.priceMin !== undefined) parts.push(`p."price" >= ${param(filter.priceMin, 'numeric')}`);
   if (filter.priceMax !== undefined) parts.push(`p."price" <= ${param(filter.priceMax, 'numeric')}`);
   if (filter.photographerId !== undefined) {

@@ -8,7 +8,12 @@
 // work days) in one statement, as JSON built by PostgreSQL.
 import { jsonObject, selectList, tableName } from '../db/columns.js';
 import type { Listing, ReadSession, SqlStatement } from '../db/sql.js';
-import { PHOTOGRAPHER_GRAPHQL_HOLES, V2_RECORD } from '../db/write/read-model.js';
+import {
+  effectiveCurrency,
+  effectiveCurrencySymbol,
+  PHOTOGRAPHER_GRAPHQL_HOLES,
+  V2_RECORD,
+} from '../db/write/read-model.js';
 import { type Category, categoriesPart } from './categories.js';
 import { type FacetColumns, facetColumnsPart } from './facets.js';
 import { type PackageFilter, type SqlCondition, searchJoin } from './filter.js';
@@ -40,22 +45,33 @@ const projections = new Map<string, SqlStatement>();
 /** Prepared text as bytes where the driver would decode it into a JavaScript string only to be encoded again. */
 const preparedText = (column: string, asText: boolean) => (asText ? column : `convert_to(${column}, 'UTF8')`);
 
+const PACKAGE_DOCUMENT = 'JOIN package_document d ON d.package_id = p.id';
 const PHOTOGRAPHER_DOCUMENT = 'JOIN photographer_document pd ON pd.photographer_id = p.photographer_id';
+/** The package's photographer's row (one join, whichever prepared fields read it). */
+const PHOTOGRAPHER = 'JOIN photographer pph ON pph.id = p.photographer_id';
 
 /**
  * Fields a package read can bring from the read model (src/db/write/read-model.ts) beside its columns: the
- * record's v2 text, its nested lists (so they need no statement of their own), and its photographer's GraphQL
- * text with every field (src/graphql/prepared-photographers.ts), read only where a selection names it.
+ * record's v2 text, its nested lists (so they need no statement of their own), its photographer's GraphQL
+ * text with every field (src/graphql/prepared-photographers.ts), read only where a selection names it, and the
+ * currency its prices are in (as `currencyCode` and `currencySymbol`).
  */
 const PREPARED = (asText: boolean): Record<string, { select: string; joins: string[]; onlyNamed?: boolean }> => ({
-  v2Record: { select: `${preparedText(V2_RECORD, asText)} AS "v2Record"`, joins: [PHOTOGRAPHER_DOCUMENT] },
-  lists: { select: 'd.lists AS "lists"', joins: [] },
+  v2Record: {
+    select: `${preparedText(V2_RECORD, asText)} AS "v2Record"`,
+    joins: [PACKAGE_DOCUMENT, PHOTOGRAPHER_DOCUMENT],
+  },
+  lists: { select: 'd.lists AS "lists"', joins: [PACKAGE_DOCUMENT] },
   preparedPhotographer: {
     // The parts as one text, the parts' lengths in bytes, and the holes' values (PHOTOGRAPHER_GRAPHQL_HOLES).
     select: `${preparedText('pd.graphql', asText)} AS "photographerText", pd.graphql_part_lengths AS "photographerParts",
       ARRAY[${Object.values(PHOTOGRAPHER_GRAPHQL_HOLES).map((column) => `pph."${column}"`)}]::text[] AS "photographerHoles"`,
-    joins: [PHOTOGRAPHER_DOCUMENT, 'JOIN photographer pph ON pph.id = p.photographer_id'],
+    joins: [PHOTOGRAPHER_DOCUMENT, PHOTOGRAPHER],
     onlyNamed: true,
+  },
+  currency: {
+    select: `${effectiveCurrency('pph')} AS "currencyCode", ${effectiveCurrencySymbol('pph')} AS "currencySymbol"`,
+    joins: [PHOTOGRAPHER],
   },
 });
 
@@ -68,7 +84,7 @@ function packageColumns(fields: PackageFields, asText = false): { columns: strin
     .filter(([name, p]) => (fields ? fields.includes(name) : !p.onlyNamed))
     .map(([, p]) => p);
   if (prepared.length === 0) return { columns: selectList('Package', 'p', '', fields), joins: '' };
-  const joins = new Set(['JOIN package_document d ON d.package_id = p.id', ...prepared.flatMap((p) => p.joins)]);
+  const joins = new Set(prepared.flatMap((p) => p.joins));
   return {
     columns: [selectList('Package', 'p', '', fields), ...prepared.map((p) => p.select)].join(', '),
     joins: [...joins].join(' '),

@@ -64,7 +64,7 @@ const OVER_LIMITS = [
   `{ packages(limit: 1, seed: 1) { results { ${'id '.repeat(130)}} } }`,
 ];
 const FILTERED =
-  '{ packages(limit: 4, seed: 3, filter: { featured: true, priceMax: "900.00" }) { count results { id } } }';
+  '{ packages(limit: 4, seed: 3, filter: { featured: true, currency: "USD", priceMax: "900.00" }) { count results { id } } }';
 // Three documents registered by APQ (the third past APQ_REGISTRATIONS=2), and one past APQ_MAX_DOCUMENT_BYTES.
 const APQ = [
   '{ categories { code name packageCount } }',

@@ -135,6 +135,12 @@ describe('nested data equals what the database holds', () => {
             ...l.package_add_on_template,
             id: l.package_add_on_template.identifier,
             identifier: undefined,
+            // In the package's currency: its photographer's, no override set.
+            priceMoney: {
+              amount: l.package_add_on_template.price,
+              currencyCode: edge.photographer.currency_code.toUpperCase(),
+              symbol: edge.photographer.currency_symbol,
+            },
           },
         }))
         .map((l) => JSON.parse(JSON.stringify(l))),

@@ -172,6 +172,9 @@ const SELECTIONS: Record<string, { selection: string; fields: string[] }> = {
       'photographerText',
       'photographerParts',
       'photographerHoles',
+      // Its prices' currency (Money), from its photographer's row.
+      'currencyCode',
+      'currencySymbol',
     ],
   },
 };
@@ -189,7 +192,7 @@ const near = () =>
 const DOORS: Record<string, Door> = {
   'packages(...)': { query: (s) => `{ packages(limit: 5, seed: 3) { results ${s} } }` },
   'packages(filter)': {
-    query: (s) => `{ packages(limit: 5, seed: 3, filter: { priceMin: "1" }) { count results ${s} } }`,
+    query: (s) => `{ packages(limit: 5, seed: 3, filter: { currency: "EUR", priceMin: "1" }) { count results ${s} } }`,
   },
   'packages(sort: PRICE_ASC)': { query: (s) => `{ packages(limit: 5, sort: PRICE_ASC) { results ${s} } }` },
   'packages(filter, sort: NEWEST)': {
@@ -207,7 +210,7 @@ const DOORS: Record<string, Door> = {
   'packagesConnection(...)': { query: (s) => `{ packagesConnection(first: 5, seed: 3) { edges { node ${s} } } }` },
   'packagesConnection(filter, sort: PRICE_DESC)': {
     query: (s) =>
-      `{ packagesConnection(first: 5, sort: PRICE_DESC, filter: { priceMax: "100000" }) { totalCount edges { node ${s} } } }`,
+      `{ packagesConnection(first: 5, sort: PRICE_DESC, filter: { currency: "EUR", priceMax: "100000" }) { totalCount edges { node ${s} } } }`,
   },
   'Photographer.packages': {
     query: (s) => `{ photographer(id: "${first.photographer.id}") { packages(first: 5) { edges { node ${s} } } } }`,
@@ -295,7 +298,9 @@ describe(`the columns each statement reading packages returns, on ${engineName}`
 
   it('a count without the page reads positions only', async () => {
     const run = await observe(
-      async () => (await graphql(app, '{ packages(filter: { priceMin: "2", search: "golden" }) { count } }')).body,
+      async () =>
+        (await graphql(app, '{ packages(filter: { currency: "EUR", priceMin: "2", search: "golden" }) { count } }'))
+          .body,
     );
     expect(run.reads.map((read) => read.method)).toEqual(['matchingPositions']);
     expectOnlyAsked(run, []);

@@ -10,6 +10,7 @@ interface Card {
   id: string;
   title: string;
   price: string;
+  priceMoney: { currencyCode: string };
   category: number;
   categoryName: string;
   tagKeywords: string;
@@ -21,7 +22,7 @@ interface Card {
   distanceKm: number | null;
 }
 
-const CARD = `id title price category categoryName tagKeywords featured instantBooking urlSlug
+const CARD = `id title price priceMoney { currencyCode } category categoryName tagKeywords featured instantBooking urlSlug
   location { latitude longitude } photographer { id createdAt } distanceKm`;
 
 let db: TestDatabase;
@@ -103,14 +104,14 @@ describe(`filters on ${engineName}: the seeded order of a filter is a permutatio
   const paris = { latitude: '48.856600', longitude: '2.352200' };
   const cases: [string, Record<string, unknown>, (card: Card) => boolean][] = [
     [
-      'categories 1 and 3 under 500.00',
-      { categories: [1, 3], priceMax: '500.00' },
-      (c) => [1, 3].includes(c.category) && Number(c.price) <= 500,
+      'categories 1 and 3 under 500.00 USD',
+      { categories: [1, 3], currency: 'USD', priceMax: '500.00' },
+      (c) => [1, 3].includes(c.category) && c.priceMoney.currencyCode === 'USD' && Number(c.price) <= 500,
     ],
     [
-      'a price range',
-      { priceMin: '300.00', priceMax: '900.00' },
-      (c) => Number(c.price) >= 300 && Number(c.price) <= 900,
+      'a price range in euros',
+      { currency: 'eur', priceMin: '300.00', priceMax: '900.00' },
+      (c) => c.priceMoney.currencyCode === 'EUR' && Number(c.price) >= 300 && Number(c.price) <= 900,
     ],
     ['instant booking', { instantBooking: true }, (c) => c.instantBooking],
     ['not featured', { featured: false }, (c) => !c.featured],
@@ -186,10 +187,10 @@ describe(`sorts on ${engineName}`, () => {
   const byIdWithin = (key: (card: Card) => number) => (a: Card, b: Card) =>
     key(a) - key(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-  it('PRICE_ASC and PRICE_DESC order by price, then by id', async () => {
-    const filter = { categories: [1, 3] };
+  it('PRICE_ASC and PRICE_DESC order by price within a currency, then by id', async () => {
+    const filter = { categories: [1, 3], currency: 'USD' };
     const ascending = await walkPages({ filter, sort: 'PRICE_ASC' });
-    const expected = listed.filter((c) => [1, 3].includes(c.category));
+    const expected = listed.filter((c) => [1, 3].includes(c.category) && c.priceMoney.currencyCode === 'USD');
     expect(ids(ascending)).toEqual(ids([...expected].sort(byIdWithin((c) => Number(c.price)))));
     const descending = await walkPages({ filter, sort: 'PRICE_DESC' });
     expect(ids(descending)).toEqual(ids([...expected].sort(byIdWithin((c) => -Number(c.price)))));
@@ -316,7 +317,7 @@ describe('input rules: BAD_USER_INPUT naming the argument, the rule and the valu
       'filter.near.latitude must be a decimal from -90 to 90 with at most 6 decimals, got "91"',
     ],
     [
-      { filter: { priceMin: '900.00', priceMax: '100.00' } },
+      { filter: { currency: 'USD', priceMin: '900.00', priceMax: '100.00' } },
       'filter.priceMin must not exceed priceMax (100.00), got "900.00"',
     ],
     [

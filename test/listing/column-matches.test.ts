@@ -40,16 +40,23 @@ const price = fc.oneof(
   anyPrice,
   fc.integer({ min: 0, max: 1 << 30 }).map((i) => listedPrices[i % listedPrices.length] as string),
 );
-const columnFilter = fc.record(
-  {
-    categories: fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 1, maxLength: 5 }),
-    priceMin: price,
-    priceMax: price,
-    instantBooking: fc.boolean(),
-    featured: fc.boolean(),
-  },
-  { requiredKeys: [] },
-);
+const columnFilter = fc
+  .record(
+    {
+      categories: fc.uniqueArray(fc.integer({ min: 0, max: 13 }), { minLength: 1, maxLength: 5 }),
+      // Any case; one the listing lacks matches nothing.
+      currency: fc.constantFrom('USD', 'eur', 'JPY', 'XAU'),
+      priceMin: price,
+      priceMax: price,
+      instantBooking: fc.boolean(),
+      featured: fc.boolean(),
+    },
+    { requiredKeys: [] },
+  )
+  // A price is in a currency: bounds without one are refused.
+  .map((filter) =>
+    (filter.priceMin ?? filter.priceMax) && !filter.currency ? { currency: 'USD', ...filter } : filter,
+  );
 
 describe(`filters matched in the facet columns on ${engineName}`, () => {
   it('give exactly the positions their SQL condition selects, reading nothing but the summary', async () => {

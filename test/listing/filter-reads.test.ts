@@ -28,7 +28,7 @@ async function page(cents: number, from = app, clientAddress = '192.0.2.1') {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        query: `query ($min: Decimal) { packages(limit: 5, seed: 1, filter: { priceMin: $min, search: "golden" }) { count } }`,
+        query: `query ($min: Decimal) { packages(limit: 5, seed: 1, filter: { currency: "USD", priceMin: $min, search: "golden" }) { count } }`,
         variables: { min: (cents / 100).toFixed(2) },
       }),
     },

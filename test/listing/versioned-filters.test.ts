@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => db?.destroy());
 
-const CHEAP = `{ packages(limit: 100, filter: { priceMax: "99.00" }, seed: 1) { count results { id } } }`;
+const CHEAP = `{ packages(limit: 100, filter: { currency: "USD", priceMax: "99.00" }, seed: 1) { count results { id } } }`;
+/** Priced in US dollars: the photographer's override currency where set, else its own. */
+const inDollars = ({ photographer: ph }: V2Package) =>
+  (ph.override_currency_code || ph.currency_code).toUpperCase() === 'USD';
 
 async function cheap(): Promise<string[]> {
   const { body } = await graphql<{ packages: { count: number; results: { id: string }[] } }>(app, CHEAP);
@@ -39,7 +42,9 @@ async function version(): Promise<string> {
 describe(`a filtered listing after imports on ${engineName}`, () => {
   it('shows a price change and a delisting at once, and an unchanged import keeps the version', async () => {
     const before = await cheap();
-    const target = records.find((r) => Number(r.price) > 99 && !before.includes(r.identifier)) as V2Package;
+    const target = records.find(
+      (r) => inDollars(r) && Number(r.price) > 99 && !before.includes(r.identifier),
+    ) as V2Package;
     const versionBefore = await version();
 
     await importSource(db, memorySource(records.map((r) => structuredClone(r))));

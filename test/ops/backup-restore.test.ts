@@ -43,7 +43,10 @@ const GRAPHQL: [string, Record<string, unknown>][] = [
   [print(FullPageDocument), { limit: 10, seed: 3 }],
   [print(SlimPageDocument), { limit: 50, offset: 50, seed: 99 }],
   ['{ packages(limit: 5) { seed count results { id urlSlug title } } }', {}],
-  ['{ packages(limit: 5, filter: { search: "wedding", priceMax: "2000" }) { count results { id price } } }', {}],
+  [
+    '{ packages(limit: 5, filter: { search: "wedding", currency: "USD", priceMax: "2000" }) { count results { id price } } }',
+    {},
+  ],
   ['{ packagesConnection(first: 6, seed: 4) { totalCount pageInfo { endCursor } edges { node { title } } } }', {}],
   ['{ categories { code name packageCount } }', {}],
 ];

@@ -66,7 +66,10 @@ async function servesEverything(server: ServerProcess, count: number): Promise<v
   expect(((await v2.json()) as { count: number }).count).toBe(count);
   for (const [query, variables] of [
     [print(SlimPageDocument), { limit: 5, seed: 3 }],
-    ['{ packages(limit: 3, filter: { search: "wedding", priceMin: "1" }) { count results { id } } }', {}],
+    [
+      '{ packages(limit: 3, filter: { search: "wedding", currency: "USD", priceMin: "1" }) { count results { id } } }',
+      {},
+    ],
     ['{ packagesConnection(first: 4, seed: 2) { totalCount edges { node { title photographer { name } } } } }', {}],
     ['{ categories { code name packageCount } }', {}],
   ] as const) {

@@ -135,7 +135,7 @@ describe(`what one caller may hold, on ${engineName}`, () => {
     const page = (from: string, min: string) =>
       ask(app, from, {
         query:
-          'query ($min: Decimal) { packages(limit: 3, seed: 1, filter: { priceMin: $min, search: "golden" }) { count results { id } } }',
+          'query ($min: Decimal) { packages(limit: 3, seed: 1, filter: { currency: "USD", priceMin: $min, search: "golden" }) { count results { id } } }',
         variables: { min },
       });
     const before = await page(B, '10.00');
@@ -179,7 +179,8 @@ describe(`what one caller may hold, on ${engineName}`, () => {
     );
     for (let i = 0; i < 10_001; i++) vocabulary.closest(`zq${i}xw`);
     // A new filter with the same typo: its matches are read and its words looked up again.
-    const after = await search({ search: 'weding', priceMin: '0.00' });
+    const everyCategory = Array.from({ length: 50 }, (_, code) => code);
+    const after = await search({ search: 'weding', categories: everyCategory });
     expect((after.body.data?.packages as { count: number } | undefined)?.count).toBe(found);
   });
 

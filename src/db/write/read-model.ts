@@ -20,7 +20,7 @@ import * as contract from '../../v2/contract.js';
 import { jsonObject, type ModelName, scalarFields } from '../columns.js';
 
 /** Bumped whenever what the read model holds changes shape: a start that finds another builds it again. */
-export const READ_MODEL_FORMAT = 3;
+export const READ_MODEL_FORMAT = 4;
 
 type Shape = z.ZodObject<z.ZodRawShape>;
 
@@ -73,6 +73,18 @@ const createdAtText = `to_json(to_char(ph.created_at AT TIME ZONE 'UTC', 'YYYY-M
 
 /** What DRF's renderer escapes beyond json.dumps: the two line separators. */
 const drfText = (text: string) => `replace(replace(${text}, U&'\\2028', '\\u2028'), U&'\\2029', '\\u2029')`;
+
+/**
+ * A package's currency, ISO 4217 upper case, from its photographer (alias `ph`): the override when set (not
+ * empty), else the photographer's own. Every price of the package (its price, deposit, add-ons) is in it.
+ */
+export const effectiveCurrency = (ph: string) =>
+  `upper(coalesce(nullif(${ph}."override_currency_code", ''), ${ph}."currency_code"))`;
+
+/** The symbol of that currency as the photographer gives it: the override's when the override is set. */
+export const effectiveCurrencySymbol = (ph: string) =>
+  `CASE WHEN nullif(${ph}."override_currency_code", '') IS NULL THEN ${ph}."currency_symbol"
+    ELSE coalesce(nullif(${ph}."override_currency_symbol", ''), upper(${ph}."override_currency_code")) END`;
 
 /** Whether the photographer has a listed package: only those have a document. */
 export const LISTED = (photographer: string) =>

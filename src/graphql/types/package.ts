@@ -1,4 +1,4 @@
-import { type PackageRow, Utf8Json } from '../../listing/rows.js';
+import { type PackageLists, type PackageRow, Utf8Json } from '../../listing/rows.js';
 import { builder } from '../builder.js';
 import { upTo } from '../limits.js';
 import { preparedPhotographer, wantsPreparedPhotographer } from '../prepared-photographers.js';
@@ -6,6 +6,7 @@ import { privateField } from '../private-fields.js';
 import { reads } from '../projection.js';
 import { LinkedAddOn } from './add-on.js';
 import { Image } from './image.js';
+import { Money, moneyOf, type Priced, useMoney } from './money.js';
 import { Node } from './node.js';
 import { Photographer } from './photographer.js';
 import { PriorityTag, SimplePortfolio } from './tags.js';
@@ -13,6 +14,12 @@ import { Location } from './value-types.js';
 
 /** What a package's read brought from the read model beside its columns (src/listing/store.ts). */
 const prepared = (p: object) => p as Pick<PackageRow, 'lists' | 'v2Record'>;
+
+/** The package's add-on links, each template carrying the package's currency (its price is in it). */
+function linksInCurrency(links: PackageLists['linkedAddOns'], p: object): PackageLists['linkedAddOns'] {
+  const { currencyCode, currencySymbol } = p as Priced;
+  return links.map((link) => ({ ...link, template: { ...link.template, currencyCode, currencySymbol } }));
+}
 
 export const Package = builder.prismaObject('Package', {
   interfaces: [Node],
@@ -68,7 +75,19 @@ export const Package = builder.prismaObject('Package', {
     description: t.exposeString('description', { description: 'Description, HTML markup.' }),
     whatsIncluded: t.exposeString('whatsIncluded', { description: "What's included, HTML markup." }),
     whatToExpect: t.exposeString('whatToExpect', { description: 'What to expect, HTML markup.' }),
-    price: t.field({ type: 'Decimal', description: 'Price, 2 decimals.', resolve: (p) => p.price }),
+    price: t.field({
+      type: 'Decimal',
+      description: 'Price, 2 decimals, in the currency of priceMoney.',
+      deprecationReason: useMoney('priceMoney'),
+      resolve: (p) => p.price,
+    }),
+    priceMoney: t.field({
+      ...reads('price', 'currency'),
+      type: Money,
+      description:
+        "The price with its currency: the photographer's override currency where set, else the photographer's own.",
+      resolve: (p) => moneyOf(p.price, p),
+    }),
     paymentSchedule: t.field({
       type: 'Decimal',
       nullable: true,
@@ -83,8 +102,15 @@ export const Package = builder.prismaObject('Package', {
     }),
     deposit: t.field({
       type: 'Decimal',
-      description: 'Deposit amount, 2 decimals.',
+      description: 'Deposit amount, 2 decimals, in the currency of depositMoney.',
+      deprecationReason: useMoney('depositMoney'),
       resolve: (p) => p.deposit,
+    }),
+    depositMoney: t.field({
+      ...reads('deposit', 'currency'),
+      type: Money,
+      description: 'The deposit amount with its currency, the currency of priceMoney.',
+      resolve: (p) => moneyOf(p.deposit, p),
     }),
     faqs: t.field({
       type: ['JSON'],
@@ -168,11 +194,12 @@ export const Package = builder.prismaObject('Package', {
     showCalendar: t.exposeBoolean('showCalendar', { description: 'Whether the booking calendar is shown.' }),
     useTimePicker: t.exposeBoolean('useTimePicker', { description: 'Whether a time picker is used when booking.' }),
     linkedAddOns: t.field({
-      ...reads('id', 'lists'),
+      ...reads('id', 'lists', 'currency'),
       type: [LinkedAddOn],
       complexity: upTo(5),
       description: 'Add-ons offered with the package, in display order.',
-      resolve: (p, _args, ctx) => prepared(p).lists?.linkedAddOns ?? ctx.loaders.linkedAddOns.load(p.id),
+      resolve: async (p, _args, ctx) =>
+        linksInCurrency(prepared(p).lists?.linkedAddOns ?? (await ctx.loaders.linkedAddOns.load(p.id)), p),
     }),
     urlSlug: t.exposeString('urlSlug', { description: 'URL slug, unique.' }),
     featuredPosition: t.exposeInt('featuredPosition', {

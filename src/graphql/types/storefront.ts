@@ -34,8 +34,20 @@ export const PackageFilterInput = builder.inputType('PackageFilter', {
   description: 'Narrows the listing; every part given must hold (AND). Leave a part out to not filter on it.',
   fields: (t) => ({
     categories: t.intList({ description: `Any of these category codes (at most ${MAX_CATEGORIES}).` }),
-    priceMin: t.field({ type: 'Decimal', description: 'Price at least this, e.g. "100.00".' }),
-    priceMax: t.field({ type: 'Decimal', description: 'Price at most this, e.g. "500.00".' }),
+    currency: t.string({
+      description:
+        'Only packages priced in this currency: an ISO 4217 code of 3 letters, any case ("usd" is "USD"); a package\'s currency is its Package.priceMoney.currencyCode. Needed by priceMin and priceMax.',
+    }),
+    priceMin: t.field({
+      type: 'Decimal',
+      description:
+        'Price at least this, in filter.currency (needed: a price without a currency is refused), e.g. "100.00".',
+    }),
+    priceMax: t.field({
+      type: 'Decimal',
+      description:
+        'Price at most this, in filter.currency (needed: a price without a currency is refused), e.g. "500.00".',
+    }),
     near: t.field({ type: NearInput, description: 'Within a radius of a point; sets Package.distanceKm.' }),
     photographerId: t.id({ description: "Only this photographer's packages (UUID)." }),
     instantBooking: t.boolean({ description: 'Only packages that can (true) or cannot (false) be booked at once.' }),
@@ -54,8 +66,14 @@ export const PackageSortEnum = builder.enumType('PackageSort', {
       description:
         'Best match of filter.search first: words in the title count most, then in the tag keywords, then in the category name. Needs filter.search.',
     },
-    PRICE_ASC: { description: 'Cheapest first.' },
-    PRICE_DESC: { description: 'Most expensive first.' },
+    PRICE_ASC: {
+      description:
+        'Cheapest first, within filter.currency; without it, by currency code (A to Z) first, then cheapest first: prices of two currencies are never compared.',
+    },
+    PRICE_DESC: {
+      description:
+        'Most expensive first, within filter.currency; without it, by currency code (A to Z) first, then most expensive first.',
+    },
     NEWEST: {
       description:
         "Packages of the most recently joined photographers first (the listing records no package's own creation time).",
