@@ -23,10 +23,11 @@ export interface PackageFilter {
   featured?: boolean;
   search?: string;
   /**
-   * The search as read after a typo correction (src/listing/typos.ts), a tsquery text: set by the match sets,
-   * never by a client, and not part of the filter's key (the correction follows from the search and the version).
+   * The search's terms as read after a typo correction (src/listing/typos.ts: a word, or the words it may have
+   * meant separated by spaces): set by the match sets, never by a client, and not part of the filter's key (the
+   * correction follows from the search and the version).
    */
-  correctedSearch?: string;
+  correctedSearch?: readonly string[];
 }
 
 export const MAX_RADIUS_KM = 500;
@@ -49,6 +50,9 @@ function degrees(argument: string, value: string, bound: number): string {
   }
   return value;
 }
+
+/** A search's words: split at every character that is not a letter or a digit, so "real-estate" is "real estate". */
+export const searchWords = (search: string): string[] => search.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 
 /**
  * The filter checked and put in canonical form: unset and empty parts dropped, categories sorted and unique,
@@ -206,12 +210,11 @@ export function filterCondition(filter: PackageFilter, firstParam = 1): SqlCondi
   }
   if (filter.featured !== undefined) parts.push(`p."featured" = ${param(filter.featured, 'boolean')}`);
   if (filter.search !== undefined) {
-    // Every word, the last one as the start of a word too ("golden hou" finds "golden hour", as people type):
-    // plainto_tsquery's lexemes, its last one (the query text ends with its closing quote) marked as a prefix.
-    const query =
-      filter.correctedSearch !== undefined
-        ? `to_tsquery('simple', ${param(filter.correctedSearch, 'text')})`
-        : `to_tsquery('simple', regexp_replace(plainto_tsquery('simple', ${param(filter.search, 'text')})::text, '''$', ''':*'))`;
+    // Every word as itself or folded ("weddings" finds "wedding"), the last one as the start of a word too
+    // ("golden hou" finds "golden hour", as people type): package_search_query (the migration
+    // search_word_forms), made once per statement (a scalar subquery), not once per row.
+    const terms = filter.correctedSearch ?? searchWords(filter.search);
+    const query = `(SELECT package_search_query(${param(terms, 'text[]')}))`;
     parts.push(`sd.document @@ ${query}`);
     rank = searchRank(query);
   }

@@ -4,12 +4,12 @@
 // listing summary (src/db/write/listing-summary.ts) and read from it once per listing version, when a search has
 // found nothing or when an instance prepares for a version (src/listing/warm-up.ts).
 //
-// What is forgiven: one letter added, dropped or changed in a word of 4 to 7 letters, two in a longer one (as
-// Algolia's defaults); a swap of two letters counts as two changes. What is not: a word of 1 to 3 letters, a
-// word the listing has (it is not a typo), a typo in the last word while it is still the start of some word,
-// and more than MAX_CORRECTED_WORDS unknown words in one search.
-import { distance } from 'fastest-levenshtein';
+// What is forgiven: one letter added, dropped or changed, or two neighbours swapped ("newbron"), in a word of 4 to
+// 7 letters, two such in a longer one (as Algolia's defaults, where a swap is one typo too). What is not: a word
+// of 1 to 3 letters, a word the listing has (it is not a typo), a typo in the last word while it is still the
+// start of some word, and more than MAX_CORRECTED_WORDS unknown words in one search.
 import type { SqlStatement } from '../db/sql.js';
+import { searchWords } from './filter.js';
 import { summaryPart } from './per-version.js';
 
 /** At most this many unknown words of a search are looked up (each is a scan of the vocabulary). */
@@ -19,6 +19,38 @@ const MAX_ALTERNATIVES = 5;
 
 /** How many changes a word of this length may have. */
 const allowedEdits = (length: number) => (length >= 8 ? 2 : length >= 4 ? 1 : 0);
+
+/**
+ * The fewest changes from `a` to `b`, each a letter added, dropped or changed or two neighbours swapped (the
+ * optimal string alignment distance, Damerau's), or `max + 1` as soon as it must be more than `max`.
+ */
+export function typoDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  // Three rows of the dynamic programme: two rows back (for a swap), the last one and this one.
+  let before = new Array<number>(b.length + 1).fill(0);
+  let last = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let row = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let least = i;
+    for (let j = 1; j <= b.length; j++) {
+      const same = a[i - 1] === b[j - 1];
+      let cost = Math.min(
+        (last[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        (last[j - 1] as number) + (same ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        cost = Math.min(cost, (before[j - 2] as number) + 1);
+      }
+      row[j] = cost;
+      least = Math.min(least, cost);
+    }
+    if (least > max) return max + 1;
+    [before, last, row] = [last, row, before];
+  }
+  return Math.min(last[b.length] as number, max + 1);
+}
 
 /** Every word of the listed packages' search documents, with the number of packages that have it. */
 export const VOCABULARY: SqlStatement = {
@@ -83,7 +115,7 @@ export class Vocabulary {
     let found: string[] = [];
     for (let length = word.length - allowed; length <= word.length + allowed; length++) {
       for (const candidate of this.byLength.get(length) ?? []) {
-        const edits = distance(word, candidate);
+        const edits = typoDistance(word, candidate, allowed);
         if (edits < best) [best, found] = [edits, [candidate]];
         else if (edits === best && edits <= allowed && found.length < MAX_ALTERNATIVES) found.push(candidate);
       }
@@ -98,31 +130,25 @@ export class Vocabulary {
 /** The vocabulary, kept per listing version. */
 export const vocabularyPart = summaryPart(VOCABULARY, (row: VocabularyRow | undefined) => Vocabulary.of(row));
 
-/** A lexeme as a tsquery operand: the words are letters and digits only, so quoting is all it needs. */
-const operand = (word: string) => `'${word}'`;
-
 /**
- * The search as a tsquery with its unknown words replaced by their closest ones, or undefined when no word could
- * be corrected (then the search stands as it is). Like the search itself: every word must appear, the last one
- * (corrected or not) as a whole word or the start of one.
+ * The search's terms (src/listing/filter.ts: PackageFilter.correctedSearch) with each unknown word replaced by its
+ * closest ones, separated by spaces, or undefined when no word could be corrected (then the search stands as it
+ * is). Read like the search itself: every term must match, the last one (corrected or not) as a whole word or the
+ * start of one.
  */
-export function correctedSearch(search: string, vocabulary: Vocabulary): string | undefined {
-  const words = search
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '');
-  const unknown = words.filter(
+export function correctedSearch(search: string, vocabulary: Vocabulary): string[] | undefined {
+  const words = searchWords(search);
+  const lower = words.map((word) => word.toLowerCase());
+  const unknown = lower.filter(
     (word, i) => !vocabulary.has(word) && !(i === words.length - 1 && vocabulary.hasWordStarting(word)),
   );
   if (unknown.length === 0 || unknown.length > MAX_CORRECTED_WORDS) return undefined;
   let corrected = false;
-  // The last word, corrected or not, is also the start of a word: the search reads as if typed right.
-  const term = (word: string, i: number) => (i === words.length - 1 ? `${operand(word)}:*` : operand(word));
   const terms = words.map((word, i) => {
-    const alternatives = unknown.includes(word) ? vocabulary.closest(word) : [];
-    if (alternatives.length === 0) return term(word, i);
+    const alternatives = unknown.includes(lower[i] as string) ? vocabulary.closest(lower[i] as string) : [];
+    if (alternatives.length === 0) return word;
     corrected = true;
-    return `(${alternatives.map((alternative) => term(alternative, i)).join(' | ')})`;
+    return alternatives.join(' ');
   });
-  return corrected ? terms.join(' & ') : undefined;
+  return corrected ? terms : undefined;
 }

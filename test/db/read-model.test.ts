@@ -71,8 +71,10 @@ async function expectSummaryAgrees(): Promise<void> {
   expect(Array.from(columns.photographer, (i) => columns.photographerIds[i])).toEqual(listed.map((p) => p.owner));
 
   const words = await query<{ word: string; ndoc: number }>(
-    `SELECT word, ndoc FROM ts_stat($$SELECT to_tsvector('simple', title || ' ' || tag_keywords || ' ' || category_name)
-      FROM package WHERE status = 1$$) ORDER BY word`,
+    // The words of the listed packages' search documents as their texts give them (the migration search_word_forms).
+    `SELECT word, ndoc FROM ts_stat($$SELECT d.document FROM (SELECT array_agg(id) AS ids, array_agg(title) AS titles,
+        array_agg(tag_keywords) AS tags, array_agg(category_name) AS names FROM package WHERE status = 1) p,
+      package_search_documents(p.ids, p.titles, p.tags, p.names) d$$) ORDER BY word`,
   );
   expect(words.length).toBeGreaterThan(0);
   expect(vocabularyRow?.words).toEqual(words.map((w) => w.word));

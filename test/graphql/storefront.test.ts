@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.js';
 import { distanceKm } from '../../src/listing/filter.js';
 import { createListingTestDatabase, engineName, type TestDatabase } from '../helpers/database.js';
 import { graphql } from '../helpers/graphql.js';
+import { searchableWords, searchFinds } from '../helpers/search-rule.js';
 
 interface Card {
   id: string;
@@ -71,6 +72,9 @@ const ids = (cards: Card[]) => cards.map((card) => card.id);
 const sortedIds = (cards: Card[]) => ids(cards).sort();
 const words = (card: Card) =>
   `${card.title} ${card.tagKeywords} ${card.categoryName}`.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+/** Whether the search finds the card by the search's rule, applied here to the card's own texts. */
+const finds = (search: string) => (card: Card) =>
+  searchFinds(search, searchableWords(card.title, card.tagKeywords, card.categoryName));
 
 describe(`package(id, urlSlug) on ${engineName}`, () => {
   it('finds a listed package by its slug or its id, and nothing for an unknown slug', async () => {
@@ -115,27 +119,21 @@ describe(`filters on ${engineName}: the seeded order of a filter is a permutatio
     ],
     ['instant booking', { instantBooking: true }, (c) => c.instantBooking],
     ['not featured', { featured: false }, (c) => !c.featured],
-    // The last word is also the start of a word, as people type; the others are whole words.
-    ['a text search', { search: 'Wedding' }, (c) => words(c).some((w) => w.startsWith('wedding'))],
-    ['the start of a word', { search: 'wed' }, (c) => words(c).some((w) => w.startsWith('wed'))],
-    [
-      'two search words',
-      { search: '  golden   hour ' },
-      (c) => words(c).includes('golden') && words(c).some((w) => w.startsWith('hour')),
-    ],
-    [
-      'a word and the start of the next',
-      { search: 'GOLDEN hou' },
-      (c) => words(c).includes('golden') && words(c).some((w) => w.startsWith('hou')),
-    ],
-    // A word the listing lacks is read as the closest it has, the last still the start of a word: "weding" as
-    // "wedding" (and so "weddings"), "goldn hour" as "golden hour".
-    ['a typo', { search: 'weding' }, (c) => words(c).some((w) => w.startsWith('wedding'))],
-    [
-      'a typo in the first word',
-      { search: 'goldn hour' },
-      (c) => words(c).includes('golden') && words(c).includes('hour'),
-    ],
+    // The search's rule, written again in test/helpers/search-rule.ts: every word as itself or folded, the last
+    // one also as the start of a word, as people type; words split at anything but letters and digits.
+    ['a text search', { search: 'Wedding' }, finds('Wedding')],
+    ['the start of a word', { search: 'wed' }, finds('wed')],
+    ['two search words', { search: '  golden   hour ' }, finds('golden hour')],
+    ['a word and the start of the next', { search: 'GOLDEN hou' }, finds('GOLDEN hou')],
+    ['a plural', { search: 'weddings' }, finds('weddings')],
+    ['a plural before another word', { search: 'portraits session' }, finds('portraits session')],
+    ['a singular before another word', { search: 'engagement session' }, finds('engagement session')],
+    ['an -ing form', { search: 'shooting' }, finds('shooting')],
+    ['words joined by a hyphen', { search: 'real-estate' }, finds('real-estate')],
+    ['a folded typo', { search: 'weding' }, finds('weding')], // "weding" folds as "wedding" does
+    // A word the listing lacks is read as the closest it has (typos.ts), the last still the start of a word.
+    ['a typo in the first word', { search: 'goldn hour' }, finds('golden hour')],
+    ['two letters swapped', { search: 'newbron' }, finds('newborn')],
     [
       'within 300 km of Paris',
       { near: { ...paris, radiusKm: 300 } },
@@ -155,6 +153,24 @@ describe(`filters on ${engineName}: the seeded order of a filter is a permutatio
     const otherSeed = await walkPages({ filter, seed: 6 });
     expect(sortedIds(otherSeed)).toEqual(sortedIds(walked));
     if (walked.length > 5) expect(ids(otherSeed)).not.toEqual(ids(walked));
+  });
+
+  it('a typo corrected is a search that finds nothing as typed', () => {
+    for (const typo of ['goldn hour', 'newbron']) expect(listed.filter(finds(typo))).toEqual([]);
+  });
+
+  it('a plural finds what its singular finds, a hyphen what a space finds', async () => {
+    const count = async (search: string) =>
+      (await query<{ packages: { count: number } }>(PAGE, { filter: { search } })).packages.count;
+    for (const [one, other] of [
+      ['wedding', 'weddings'],
+      ['portrait session', 'portraits sessions'],
+      ['real estate', 'real-estate'],
+      ['newborn', 'newborns'],
+    ]) {
+      expect(await count(other as string)).toBe(await count(one as string));
+      expect(await count(one as string)).toBeGreaterThan(0);
+    }
   });
 
   it("a photographer's packages, by filter and on the photographer", async () => {

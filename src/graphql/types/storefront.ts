@@ -53,7 +53,7 @@ export const PackageFilterInput = builder.inputType('PackageFilter', {
     instantBooking: t.boolean({ description: 'Only packages that can (true) or cannot (false) be booked at once.' }),
     featured: t.boolean({ description: 'Only featured (true) or only not featured (false) packages.' }),
     search: t.string({
-      description: `Words that must all appear in the title, tag keywords or category name, the last one as a whole word or the start of one, as people type: "golden hou" finds "Golden Hour" (any case; at most ${MAX_SEARCH_CHARACTERS} characters). When that finds nothing, a word the listing lacks is read as the closest words it has: "weding" finds "wedding" (one typo forgiven in a word of 4 to 7 letters, two from 8 letters on).`,
+      description: `Words that must all appear in the title, tag keywords or category name, the last one as a whole word or the start of one, as people type: "golden hou" finds "Golden Hour" (any case; at most ${MAX_SEARCH_CHARACTERS} characters). A word is found in any of its English forms: "weddings" finds "wedding", "editing" finds "edited". Anything between letters and digits separates words: "real-estate" is "real estate". When that finds nothing, a word the listing lacks is read as the closest words it has: "weding" finds "wedding", "newbron" finds "newborn" (one typo forgiven in a word of 4 to 7 letters, two from 8 letters on; a typo is a letter added, dropped or changed, or two neighbours swapped).`,
     }),
   }),
 });
