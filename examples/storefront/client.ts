@@ -123,13 +123,13 @@ async function watchCards(endpoint: string, signal: AbortSignal) {
 }
 
 async function main(endpoint: string) {
-  // Weddings and portraits (categories 1 and 3) under 500.00, cheapest first.
+  // Weddings and portraits (categories 1 and 3) under 500.00 US dollars, cheapest first.
   const cheap = await request(endpoint, CardsPage, {
     limit: 5,
-    filter: { categories: [1, 3], priceMax: '500.00' },
+    filter: { categories: [1, 3], currency: 'USD', priceMax: '500.00' },
     sort: 'PRICE_ASC',
   });
-  console.log(`${cheap.packages.count} packages under 500.00; the cheapest:`);
+  console.log(`${cheap.packages.count} packages under USD 500.00; the cheapest:`);
   for (const card of cheap.packages.results) console.log(`  ${card.price}  ${card.title}`);
 
   const first = cheap.packages.results[0];
