@@ -2,13 +2,20 @@
 // and the SQL condition it stands for. Every part is optional; the parts combine with AND.
 import { createHash } from 'node:crypto';
 import { effectiveCurrency } from '../db/write/read-model.js';
+import { MAX_DEGREE_CHARACTERS, roundedDegrees } from './coordinates.js';
 
 export interface NearPoint {
-  /** Decimal degrees as text, as the columns hold them. */
+  /** Decimal degrees as text with 6 decimals, as the columns hold them (src/listing/coordinates.ts). */
   latitude: string;
   longitude: string;
   radiusKm: number;
 }
+
+/** A point as a client gives it: degrees as a number or as a decimal text of any precision. */
+export type GivenNearPoint = Omit<NearPoint, 'latitude' | 'longitude'> & {
+  latitude: string | number;
+  longitude: string | number;
+};
 
 export interface PackageFilter {
   categories?: readonly number[];
@@ -36,7 +43,6 @@ export const MAX_SEARCH_CHARACTERS = 200;
 /** A price has at most 12 digits before the point (the column's precision is 14, scale 2). */
 const PRICE = /^\d{1,12}(\.\d{1,2})?$/;
 const CURRENCY = /^[A-Za-z]{3}$/;
-const DEGREES = /^-?\d{1,3}(\.\d{1,6})?$/;
 
 /** A rule broken by a filter: the argument, the rule and the value (thrown as BAD_USER_INPUT by the caller). */
 export class FilterError extends Error {}
@@ -44,28 +50,34 @@ export class FilterError extends Error {}
 const broken = (argument: string, rule: string, value: unknown) =>
   new FilterError(`filter.${argument} ${rule}, got ${JSON.stringify(value)}`);
 
-function degrees(argument: string, value: string, bound: number): string {
-  if (!DEGREES.test(value) || Math.abs(Number(value)) > bound) {
-    throw broken(argument, `must be a decimal from -${bound} to ${bound} with at most 6 decimals`, value);
+/** Degrees within ±bound, rounded to the columns' 6 decimals (so 48.85661234 and "48.856612" are one point). */
+function degrees(argument: string, value: string | number, bound: number): string {
+  const rounded = roundedDegrees(value);
+  if (rounded === undefined || Math.abs(Number(rounded)) > bound) {
+    const rule = `must be a decimal from -${bound} to ${bound} (a number, or a decimal text of at most ${MAX_DEGREE_CHARACTERS} characters)`;
+    throw broken(argument, rule, typeof value === 'string' && value.length > 40 ? `${value.slice(0, 40)}...` : value);
   }
-  return value;
+  return rounded;
 }
 
 /** A search's words: split at every character that is not a letter or a digit, so "real-estate" is "real estate". */
 export const searchWords = (search: string): string[] => search.split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 
 /**
- * The filter checked and put in canonical form: unset and empty parts dropped, categories sorted and unique,
- * search words single-spaced, so two spellings of one filter share a cache entry and a cursor fingerprint.
+ * The filter checked and put in canonical form: unset and empty parts dropped (`categories: []` is no category
+ * filter, not "none of them"), categories sorted and unique, coordinates with 6 decimals, search words
+ * single-spaced, so two spellings of one filter share a cache entry and a cursor fingerprint.
  */
-export function normalizeFilter(filter: PackageFilter | null | undefined): PackageFilter {
+export function normalizeFilter(
+  filter: (Omit<PackageFilter, 'near'> & { near?: GivenNearPoint }) | null | undefined,
+): PackageFilter {
   const out: PackageFilter = {};
   if (!filter) return out;
   if (filter.categories != null) {
     if (filter.categories.length > MAX_CATEGORIES) {
       throw broken('categories', `may hold at most ${MAX_CATEGORIES} codes`, filter.categories.length);
     }
-    out.categories = [...new Set(filter.categories)].sort((a, b) => a - b);
+    if (filter.categories.length > 0) out.categories = [...new Set(filter.categories)].sort((a, b) => a - b);
   }
   if (filter.currency != null) {
     if (!CURRENCY.test(filter.currency)) {

@@ -1,5 +1,7 @@
 // What storefronts page through the listing with: the filter, the sorts, a package's distance from the point
 // searched around, and a photographer's own packages as a connection.
+
+import { createHash } from 'node:crypto';
 import {
   type PackageFilter as Filter,
   FilterError,
@@ -16,16 +18,26 @@ import {
 } from '../../listing/orders.js';
 import { builder } from '../builder.js';
 import { badUserInput, requireUuid } from '../errors.js';
+import type { Loaders } from '../loaders.js';
 import { reads } from '../projection.js';
 import { connectionArgs, connectionWindow, PackageConnection, readCursor, windowSize } from './connection.js';
 import { Package } from './package.js';
 import { Photographer } from './photographer.js';
 
 const NearInput = builder.inputType('NearInput', {
-  description: 'A point and a radius: packages whose location lies within the radius.',
+  description:
+    "A point and a radius: packages whose location lies within the radius. Give each coordinate once, as a Decimal text (latitude, longitude) or as a number (lat, lng, as a browser's position or a map gives it); any precision, rounded to 6 decimals (about 0.1 m, the listing's own precision).",
   fields: (t) => ({
-    latitude: t.field({ type: 'Decimal', required: true, description: 'Degrees, -90 to 90, at most 6 decimals.' }),
-    longitude: t.field({ type: 'Decimal', required: true, description: 'Degrees, -180 to 180, at most 6 decimals.' }),
+    latitude: t.field({
+      type: 'Decimal',
+      description: 'Degrees, -90 to 90, as a decimal text, e.g. "48.8566"; or give lat.',
+    }),
+    longitude: t.field({
+      type: 'Decimal',
+      description: 'Degrees, -180 to 180, as a decimal text, e.g. "2.3522"; or give lng.',
+    }),
+    lat: t.float({ description: 'Latitude in degrees, -90 to 90, as a number, e.g. 48.85661234; or give latitude.' }),
+    lng: t.float({ description: 'Longitude in degrees, -180 to 180, as a number; or give longitude.' }),
     radiusKm: t.float({ required: true, description: `Kilometres, more than 0 and at most ${MAX_RADIUS_KM}.` }),
   }),
 });
@@ -64,7 +76,7 @@ export const PackageSortEnum = builder.enumType('PackageSort', {
     SEEDED: { description: 'The pseudo-random order fixed by the seed (the default).' },
     RELEVANCE: {
       description:
-        'Best match of filter.search first: words in the title count most, then in the tag keywords, then in the category name. Needs filter.search.',
+        'Best match of filter.search first: words in the title count most, then in the tag keywords, then in the category name. Without filter.search (a search cleared), the default order, SEEDED: the same packages in the same order as with no sort.',
     },
     PRICE_ASC: {
       description:
@@ -82,8 +94,17 @@ export const PackageSortEnum = builder.enumType('PackageSort', {
   } satisfies Record<Sort, unknown>,
 });
 
+/** filter.near as GraphQL hands it over: each coordinate as a Decimal text or as a number. */
+interface GivenNear {
+  latitude?: string | null;
+  longitude?: string | null;
+  lat?: number | null;
+  lng?: number | null;
+  radiusKm: number;
+}
+
 /** The filter as GraphQL hands it over: any part may be null. */
-type GivenFilter = { [K in keyof Filter]?: Filter[K] | null };
+type GivenFilter = { [K in Exclude<keyof Filter, 'near'>]?: Filter[K] | null } & { near?: GivenNear | null };
 
 interface FilterArgs {
   filter?: GivenFilter | null;
@@ -91,8 +112,21 @@ interface FilterArgs {
 }
 
 /** The given parts, nulls dropped. */
-const withoutNulls = (given: GivenFilter): Filter =>
-  Object.fromEntries(Object.entries(given).filter(([, value]) => value != null)) as Filter;
+const withoutNulls = (given: GivenFilter) =>
+  Object.fromEntries(Object.entries(given).filter(([, value]) => value != null)) as Omit<Filter, 'near'> & {
+    near?: GivenNear;
+  };
+
+/** One coordinate of filter.near, given exactly once: as a Decimal text or as a number. */
+function coordinate(text: string | null | undefined, number: number | null | undefined, names: [string, string]) {
+  const [decimal, float] = names;
+  if (text != null && number != null) {
+    throw badUserInput(`filter.near takes one of ${decimal} and ${float}, got both`);
+  }
+  const given = text ?? number;
+  if (given == null) throw badUserInput(`filter.near needs ${decimal} (a Decimal text) or ${float} (a number)`);
+  return given;
+}
 
 /** The filter and sort arguments checked: BAD_USER_INPUT naming the argument, the rule and the value. */
 export function readOrder(args: FilterArgs, seed: number): OrderRequest {
@@ -102,40 +136,91 @@ export function readOrder(args: FilterArgs, seed: number): OrderRequest {
     if (given?.photographerId !== undefined) {
       given.photographerId = requireUuid(String(given.photographerId), 'filter.photographerId');
     }
-    filter = normalizeFilter(given);
+    const near = given?.near;
+    filter = normalizeFilter(
+      given && {
+        ...given,
+        near: near && {
+          latitude: coordinate(near.latitude, near.lat, ['latitude', 'lat']),
+          longitude: coordinate(near.longitude, near.lng, ['longitude', 'lng']),
+          radiusKm: near.radiusKm,
+        },
+      },
+    );
   } catch (error) {
     if (error instanceof FilterError) throw badUserInput(error.message);
     throw error;
   }
-  const sort = args.sort ?? 'SEEDED';
-  if (!PACKAGE_SORTS.includes(sort)) throw badUserInput(`sort must be one of ${PACKAGE_SORTS.join(', ')}`);
-  if (sort === 'RELEVANCE' && filter.search === undefined)
-    throw badUserInput('sort RELEVANCE needs filter.search, the words to rank by');
+  const asked = args.sort ?? 'SEEDED';
+  if (!PACKAGE_SORTS.includes(asked)) throw badUserInput(`sort must be one of ${PACKAGE_SORTS.join(', ')}`);
+  // Relevance without words to rank by is the default order: a storefront that clears its search box keeps its
+  // sort, and the answer (its cache entry, its cursors) is the unsorted one's.
+  const sort = asked === 'RELEVANCE' && filter.search === undefined ? 'SEEDED' : asked;
   if (sort === 'DISTANCE' && !filter.near)
     throw badUserInput('sort DISTANCE needs filter.near, the point to measure from');
   return { filter, sort, seed };
 }
 
+/** The distance from filter.near in whole metres: what a distance between two stored locations (0.1 m) means. */
+const metres = (p: unknown): number | null => {
+  const km = (p as ListedPackage).distanceKm;
+  return km == null ? null : Math.round(km * 1000);
+};
+
 builder.objectField(Package, 'distanceKm', (t) =>
   t.float({
     ...reads('latitude', 'longitude'),
     nullable: true,
-    description: 'Kilometres from the point of filter.near, when the listing was filtered by one; null otherwise.',
-    resolve: (p) => (p as ListedPackage).distanceKm ?? null,
+    description:
+      'Kilometres from the point of filter.near to the nearest metre (3 decimals), when the listing was filtered by one; null otherwise.',
+    resolve: (p) => {
+      const m = metres(p);
+      return m === null ? null : m / 1000;
+    },
   }),
 );
+
+builder.objectField(Package, 'distanceMetres', (t) =>
+  t.int({
+    ...reads('latitude', 'longitude'),
+    nullable: true,
+    description: 'Whole metres from the point of filter.near, when the listing was filtered by one; null otherwise.',
+    resolve: metres,
+  }),
+);
+
+/** The positions but the one of package `id` (read by their ids: a photographer has a handful of packages). */
+async function withoutPackage(loaders: Loaders, positions: number[], id: string): Promise<number[]> {
+  const rows = await loaders.packageAtPosition(['id']).loadMany(positions);
+  const failed = rows.find((row) => row instanceof Error);
+  if (failed) throw failed;
+  return positions.filter((_, i) => (rows[i] as ListedPackage | null)?.id !== id);
+}
 
 builder.objectField(Photographer, 'packages', (t) =>
   t.field({
     type: PackageConnection,
-    description: "The photographer's listed packages, in listing order (by id).",
+    description:
+      'The photographer\'s listed packages, in listing order (by id); with excludeId, all but that one (a package page\'s "other packages by this photographer").',
     complexity: (args) => ({ field: 1, multiplier: Math.max(1, windowSize(args)) }),
-    args: connectionArgs,
+    args: {
+      ...connectionArgs,
+      excludeId: t.arg.id({
+        description:
+          'Leave this package out (UUID), e.g. the one a package page shows. An id that is not one of these packages leaves none out.',
+      }),
+    },
     resolve: async (photographer, args, ctx) => {
-      const fingerprint = `ph${photographer.id.replace(/-/g, '').slice(0, 20)}`;
+      const excluded = args.excludeId == null ? undefined : requireUuid(String(args.excludeId), 'excludeId');
+      // Another list, other cursors: a cursor of the whole list must not page through the shorter one.
+      const fingerprint =
+        excluded === undefined
+          ? `ph${photographer.id.replace(/-/g, '').slice(0, 20)}`
+          : `px${createHash('sha256').update(`${photographer.id} ${excluded}`).digest('base64url').slice(0, 20)}`;
       const after = readCursor('after', args.after, fingerprint);
       const before = readCursor('before', args.before, fingerprint);
-      const positions = await ctx.loaders.photographerPositions.load(photographer.id);
+      const all = await ctx.loaders.photographerPositions.load(photographer.id);
+      const positions = excluded === undefined ? all : await withoutPackage(ctx.loaders, all, excluded);
       const { start, end } = connectionWindow(args, positions.length, after, before);
       return {
         count: positions.length,
