@@ -7,7 +7,6 @@
 // place, its scroll, seed and filter untouched. No page logs a console error or has a request fail.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { generatePackages } from '../../src/demo/generate.js';
@@ -15,6 +14,7 @@ import { browserTestsRun } from '../helpers/chromium.js';
 import { engineName, scratchForProcesses } from '../helpers/database.js';
 import { runScript } from '../helpers/server-process.js';
 import { cardIds, cards, expectClean, queriesOf, useStorefront, waitForCards } from '../helpers/storefront.js';
+import { seriousViolations } from './storefront-checks.js';
 
 const runs = browserTestsRun('Storefront browser test');
 const COUNT = 60;
@@ -44,14 +44,6 @@ interface Listed {
 }
 
 const scrollOf = (page: Page) => page.evaluate('window.scrollY') as Promise<number>;
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(`axe.run(document).then((result) => result.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => violation.id + ': ' + violation.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`);
-}
 
 describe.runIf(runs)(`the storefront's pages in Chromium, on ${engineName}`, () => {
   it('opens a package page with every part, comes back to the listing as it was, and has a 404', async () => {
@@ -152,8 +144,10 @@ describe.runIf(runs)(`the storefront's pages in Chromium, on ${engineName}`, () 
     expect(await reached.count()).toBeGreaterThan(24);
     expect(await reached.count()).toBe(await controls.count());
     // And works them: a facet with Space, a card with Enter.
-    const box = page.locator('#facets input').first();
-    const matching = Number(/\((\d+)\)/.exec((await page.locator('#facets label').first().textContent()) ?? '')?.[1]);
+    const box = page.locator('#facets .facet-value input').first();
+    const matching = Number(
+      /\((\d+)\)/.exec((await page.locator('#facets .facet-value label').first().textContent()) ?? '')?.[1],
+    );
     await box.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => page.url()).toContain('categories=');

@@ -90,7 +90,8 @@ describe.runIf(runs)(`the storefront in Chromium, on ${engineName}`, () => {
     expect(shown).toEqual(await order({ seed }));
     const first = cards(page).first();
     await expect.poll(() => first.locator('h3').textContent()).toBeTruthy();
-    expect(await first.locator('.price').textContent()).toMatch(/\d\.\d\d$/);
+    // The price as people write it, in the package's currency: "$680", "From €1,250.50", "PLN 990".
+    expect(await first.locator('.price').textContent()).toMatch(/^(From )?\D*\d{1,3}(,\d{3})*(\.\d\d)?( [A-Z]{3})?$/);
     expect(await first.locator('.by').textContent()).toMatch(/^by \S/);
     await page.reload();
     await waitForCards(page, 24);

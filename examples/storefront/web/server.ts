@@ -1,8 +1,8 @@
 // `npm run storefront`: the web storefront's own origin, a node:http server for a page of plain TypeScript modules
 // that calls the gateway cross-origin, as a storefront on its own domain would (docs/storefront.md).
 //   STOREFRONT_PORT (5173; 0: any free port), STOREFRONT_HOST (127.0.0.1), GATEWAY_URL (http://127.0.0.1:4000)
-// At start esbuild bundles app/main.ts (and the CSS it imports) into one script and one stylesheet named by their
-// content hash, so browsers keep them for good; the HTML is revalidated (ETag) on every visit.
+// At start esbuild bundles app/main.ts (and the CSS and images it imports) into one script, one stylesheet and the
+// images, named by their content hash, so browsers keep them for good; the HTML is revalidated (ETag) on every visit.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -39,7 +39,7 @@ function asset(type: string, bytes: Buffer | string, cacheControl: string): Asse
   return { type, cacheControl, etag, identity, br: brotliCompressSync(identity), gzip: gzipSync(identity) };
 }
 
-/** The browser's script and stylesheet (and the script's source map), by the URL path they are served at. */
+/** The browser's script, stylesheet and images (and the script's source map), by the URL path they are served at. */
 async function bundle(): Promise<Map<string, Asset>> {
   const result = await build({
     entryPoints: [`${HERE}app/main.ts`],
@@ -51,6 +51,10 @@ async function bundle(): Promise<Map<string, Asset>> {
     write: false,
     outdir: '/assets',
     entryNames: '[name].[hash]',
+    // An image a module imports (the placeholder of a package without one) is an asset named by its hash too.
+    loader: { '.svg': 'file' },
+    assetNames: '[name].[hash]',
+    publicPath: '/assets',
     logLevel: 'silent',
   });
   const assets = new Map<string, Asset>();
@@ -134,7 +138,10 @@ export async function startStorefront(options: {
   const gatewayUrl = options.gatewayUrl.replace(/\/+$/, '');
   const assets = await bundle();
   const html = asset(TYPES['.html'] as string, shell(gatewayUrl, assets), 'no-cache');
-  assets.set('/favicon.svg', asset(TYPES['.svg'] as string, readFileSync(`${HERE}favicon.svg`), IMMUTABLE));
+  const favicon = asset(TYPES['.svg'] as string, readFileSync(`${HERE}favicon.svg`), IMMUTABLE);
+  assets.set('/favicon.svg', favicon);
+  // Where a browser looks for the icon of a page that names none (an image or an asset opened by itself).
+  assets.set('/favicon.ico', favicon);
   const pageHeaders = securityHeaders(gatewayUrl);
 
   const server = createServer((request, response) => {

@@ -1,5 +1,5 @@
 // Small helpers for drawing views: elements from data (text is always set as text, never parsed as HTML), the
-// listing's HTML fields cut down to a few harmless tags, prices, and image addresses.
+// listing's HTML fields cut down to a few harmless tags, and image addresses (values in words: format.ts).
 
 type Child = Node | string | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined>;
@@ -47,12 +47,6 @@ export function safeHtml(html: string): DocumentFragment {
   const fragment = document.createDocumentFragment();
   copy(parsed.body, fragment);
   return fragment;
-}
-
-/** "1915.00" and "€" -> "€1,915.00": the Decimal string is never turned into a float. */
-export function money(amount: string, symbol: string): string {
-  const [whole = '0', cents] = amount.split('.');
-  return `${symbol}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
 }
 
 const demoImages = meta('storefront-demo-images');

@@ -1,20 +1,20 @@
 // The listing page: 24 cards at a time in the order of a seed, more on the "More packages" button or when it
-// scrolls into view, the facet sidebar beside them, and the search. The seed, the search and the filter live in
+// scrolls into view, the filters beside them (facets.ts), and the search. The seed, the search and the filter live in
 // the URL (state.ts). Every page of one seed and filter is a slice of one permutation of the matches, so pages
 // asked by offset never repeat or skip a package. Answers that come back after a newer request are dropped: the
 // last thing the shopper asked for is what the page shows.
-import { type CardFragment, StorefrontFirstPageDocument, StorefrontPageDocument } from '../generated/graphql.js';
+import { StorefrontFirstPageDocument, StorefrontPageDocument } from '../generated/graphql.js';
 import { query } from './api.js';
-import { h, imageSrc, money } from './dom.js';
-import { drawFacets, type Facets } from './facets.js';
-import { type ListingState, stateUrl, toggle } from './state.js';
+import { card } from './card.js';
+import { drawFacets, type Facets, type FilterActions } from './facets.js';
+import { showMatching } from './filters-panel.js';
+import { type ListingState, merge, stateUrl, toggle } from './state.js';
 
 const PAGE_SIZE = 24;
 
 const cards = document.getElementById('cards') as HTMLUListElement;
 const more = document.getElementById('more') as HTMLButtonElement;
 const count = document.getElementById('count') as HTMLParagraphElement;
-const sidebar = document.getElementById('facets') as HTMLElement;
 
 let state: ListingState = { search: '', filter: {} };
 let total = 0;
@@ -24,24 +24,6 @@ let loadingMore = false;
 
 /** The URL of the listing on screen (its seed, search and filter), once its first page is. */
 export const listingShown = (): string | undefined => (state.seed === undefined ? undefined : stateUrl(state));
-
-/** A card: the package's image, title, price and photographer, linking to its page. */
-export function card(item: CardFragment): HTMLLIElement {
-  return h(
-    'li',
-    { class: 'card', 'data-id': item.id },
-    h(
-      'a',
-      { href: `/packages/${encodeURIComponent(item.urlSlug)}`, 'data-route': true },
-      item.landscapeImage
-        ? h('img', { src: imageSrc(item.landscapeImage), alt: '', width: 400, height: 300, loading: 'lazy' })
-        : h('div', { class: 'no-image' }),
-      h('h3', {}, item.title),
-    ),
-    h('p', { class: 'price' }, money(item.price, item.photographer.currencySymbol)),
-    h('p', { class: 'by' }, `by ${item.photographer.name}`),
-  );
-}
 
 const sortOf = (current: ListingState) => (current.search ? ('RELEVANCE' as const) : undefined);
 const filterOf = (current: ListingState) => ({ ...current.filter, ...(current.search && { search: current.search }) });
@@ -66,6 +48,7 @@ function drawCount(): void {
   const shown = cards.children.length;
   count.textContent = total === 0 ? 'No package matches.' : `${shown} of ${total.toLocaleString('en')} packages`;
   more.hidden = shown >= total;
+  showMatching(total);
 }
 
 /** Shows the first page of `next` (a new search, filter or visit), with its facets. */
@@ -81,7 +64,7 @@ export async function showListing(next: ListingState): Promise<void> {
   }
   total = page.count;
   cards.replaceChildren(...page.results.map(card));
-  if (page.facets) drawFacets(sidebar, page.facets as Facets, state.filter, choose);
+  if (page.facets) drawFacets(page.facets as Facets, state.filter, actions);
   cards.removeAttribute('aria-busy');
   drawCount();
 }
@@ -96,7 +79,7 @@ async function showMore(): Promise<void> {
   try {
     const page = await fetchPage(state, cards.children.length);
     if (mine !== generation) return;
-    cards.append(...page.results.map(card));
+    cards.append(...page.results.map((item) => card(item)));
     drawCount();
   } finally {
     loadingMore = false;
@@ -116,19 +99,26 @@ export async function refreshListing(): Promise<void> {
   if (mine !== generation) return;
   const scroll = window.scrollY;
   total = answers[0]?.count ?? 0;
-  cards.replaceChildren(...answers.flatMap((page) => page.results.map(card)));
+  cards.replaceChildren(...answers.flatMap((page, i) => page.results.map((item, j) => card(item, i * PAGE_SIZE + j))));
   const facets = answers[0]?.facets;
-  if (facets) drawFacets(sidebar, facets as Facets, state.filter, choose);
+  if (facets) drawFacets(facets as Facets, state.filter, actions);
   drawCount();
   window.scrollTo(0, scroll);
 }
 
-/** A facet value ticked or unticked: the same order, the new filter, from its first page. */
-function choose(input: string): void {
-  const next = { ...state, filter: toggle(state.filter, input) };
+/** A new filter: the same order, from its first page; a step in the history, so that Back undoes it. */
+function filterBy(filter: ListingState['filter']): void {
+  const next = { ...state, filter };
   history.pushState(null, '', stateUrl(next));
   void showListing(next);
 }
+
+/** A facet value (or its chip) chosen or unchosen, the currency chosen, or every filter cleared. */
+const actions: FilterActions = {
+  choose: (input) => filterBy(toggle(state.filter, input)),
+  apply: (parts) => filterBy(merge(state.filter, parts)),
+  clear: () => filterBy({}),
+};
 
 /** The search box's text, as the shopper types: the same order, the new search. */
 export function search(text: string): void {

@@ -2,8 +2,9 @@
 // photographer's profile and their other packages; a "not found" page when no listed package has the slug.
 import { StorefrontPackageDocument, type StorefrontPackageQuery } from '../generated/graphql.js';
 import { query } from './api.js';
-import { h, imageSrc, money, safeHtml } from './dom.js';
-import { card } from './listing.js';
+import { card, price } from './card.js';
+import { h, imageSrc, safeHtml } from './dom.js';
+import { count, counted, hours, money, percent, photos } from './format.js';
 
 type Package = NonNullable<StorefrontPackageQuery['package']>;
 
@@ -41,7 +42,7 @@ function gallery(item: Package): HTMLElement | null {
           {},
           h('img', {
             src: imageSrc(i === 0 ? image.image : (image.thumbnail ?? image.image)),
-            alt: image.imageTitle ?? `${item.title}, image ${i + 1}`,
+            alt: image.alt ?? `${item.title}, image ${i + 1}`,
             width: image.dimensions.width,
             height: image.dimensions.height,
             loading: i === 0 ? 'eager' : 'lazy',
@@ -52,27 +53,33 @@ function gallery(item: Package): HTMLElement | null {
   );
 }
 
+/** The deposit in words: "None", "$250", "$750 (50% of the price)". */
+function deposit(item: Package): string {
+  const { amount: due, currencyCode } = item.depositMoney;
+  if (Number(due) === 0) return 'None';
+  const amount = money(due, currencyCode);
+  return item.depositFraction ? `${amount} (${percent(item.depositFraction)} of the price)` : amount;
+}
+
 function pricing(item: Package): HTMLElement {
-  const symbol = item.photographer.currencySymbol;
-  const fraction = item.depositFraction ? `${(Number(item.depositFraction) * 100).toFixed(0)}% of the price` : null;
-  const photos =
-    item.numberOfPhotosMin !== null && item.numberOfPhotosMax !== null
-      ? `${item.numberOfPhotosMin} to ${item.numberOfPhotosMax}`
-      : null;
   return h(
     'section',
     { class: 'part pricing', 'aria-label': 'Price' },
-    h('p', { class: 'price big' }, money(item.price, symbol)),
+    h('p', { class: 'price big' }, price(item)),
     facts([
-      ['Deposit', `${money(item.deposit, symbol)}${fraction ? ` (${fraction})` : ''}`],
-      ['Payment schedule', item.paymentSchedule],
-      ['Hours of coverage', item.hoursOfCoverage],
-      ['Photos', photos],
-      ['Delivered within', item.daysToDelivery === null ? null : `${item.daysToDelivery} days`],
+      ['Deposit', deposit(item)],
+      // The share of the price paid at booking (the listing sets it or depositFraction, never both).
+      ['Payment schedule', item.paymentSchedule && `${percent(item.paymentSchedule)} deposit`],
+      ['Coverage', item.hoursOfCoverage && hours(item.hoursOfCoverage)],
+      ['Photos', photos(item.numberOfPhotosMin, item.numberOfPhotosMax)],
+      ['Delivered within', item.daysToDelivery === null ? null : counted(item.daysToDelivery, 'day')],
       ['Instant booking', item.instantBooking ? 'Yes' : 'No'],
     ]),
   );
 }
+
+/** A rating ("4.0", a Decimal) as people write one: "4.0", "4.5". */
+const rating = (value: string) => Number(value).toFixed(1);
 
 function photographer(item: Package): HTMLElement {
   const who = item.photographer;
@@ -83,7 +90,9 @@ function photographer(item: Package): HTMLElement {
       : null,
     h('p', { class: 'who' }, h('strong', {}, who.name), who.companyName ? `, ${who.companyName}` : ''),
     h('p', {}, who.location.name),
-    who.review ? h('p', {}, `Rated ${who.review.rating} of 5 by ${who.review.number} clients`) : null,
+    who.review
+      ? h('p', {}, `Rated ${rating(who.review.rating)} out of 5 in ${counted(who.review.number, 'review')}`)
+      : null,
     who.socials.length > 0
       ? h(
           'ul',
@@ -97,7 +106,6 @@ function photographer(item: Package): HTMLElement {
 }
 
 function draw(item: Package): void {
-  const symbol = item.photographer.currencySymbol;
   const others = item.photographer.packages.edges.map((edge) => edge.node).filter((node) => node.id !== item.id);
   const policies = facts([
     ['Cancellation', item.cancellationPolicy],
@@ -138,7 +146,7 @@ function draw(item: Package): void {
               h(
                 'li',
                 {},
-                `${addOn.name}${addOn.quantity > 1 ? ` × ${addOn.quantity}` : ''}: ${money(addOn.price, symbol)}`,
+                `${addOn.name}${addOn.quantity > 1 ? ` × ${count(addOn.quantity)}` : ''}: ${money(addOn.priceMoney.amount, addOn.priceMoney.currencyCode)}`,
               ),
             ),
           ),
