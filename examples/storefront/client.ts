@@ -93,6 +93,13 @@ export async function subscribe<Result, Variables>(
   }
 }
 
+/** An amount in its currency as a shopper reads it ("$295.00", "¥32,000", with the currency's own decimals). */
+export function formatMoney(money: { amount: string; currencyCode: string }, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: money.currencyCode }).format(
+    Number(money.amount),
+  );
+}
+
 /** A page of cards kept fresh: shown once, then fetched again on each change, until `signal` aborts. */
 async function watchCards(endpoint: string, signal: AbortSignal) {
   const show = async () => {
@@ -130,14 +137,19 @@ async function main(endpoint: string) {
     sort: 'PRICE_ASC',
   });
   console.log(`${cheap.packages.count} packages under USD 500.00; the cheapest:`);
-  for (const card of cheap.packages.results) console.log(`  ${card.price}  ${card.title}`);
+  for (const card of cheap.packages.results) {
+    // A card's image is sized for a card: its width and height reserve the space before it loads.
+    const image = card.cardImage ? `${card.cardImage.width ?? '?'}x${card.cardImage.height ?? '?'}` : 'no image';
+    console.log(`  ${formatMoney(card.priceMoney)}  ${card.title}  (${image})`);
+  }
 
   const first = cheap.packages.results[0];
   if (first) {
     const { package: found } = await request(endpoint, PackageBySlug, { slug: first.urlSlug });
-    console.log(
-      `\n${found?.title} by ${found?.photographer.name}, ${found?.photographer.packages.totalCount} packages`,
-    );
+    if (found) {
+      console.log(`\n${found.title} by ${found.photographer.name}, ${found.photographer.packages.totalCount} packages`);
+      console.log(`  ${formatMoney(found.priceMoney)}, deposit ${formatMoney(found.depositMoney)}`);
+    }
   }
 
   // A sidebar with counts beside the filter: each category counts as if no category were chosen, and a value's
@@ -146,6 +158,8 @@ async function main(endpoint: string) {
   const { packages: page } = await request(endpoint, CardsWithSidebar, { filter });
   console.log(`\n${page.count} packages in category 1. Sidebar:`);
   for (const value of page.facets.category.values) console.log(`  ${value.label} (${value.count})`);
+  for (const value of page.facets.currency.values) console.log(`  ${value.value} (${value.count})`);
+  // Price ranges come currency by currency; a range's input chooses its currency too.
   for (const value of page.facets.price.values) console.log(`  ${value.label} (${value.count})`);
   const portraits = { ...filter, ...(JSON.parse(page.facets.category.values[2]?.input ?? '{}') as object) };
   const { packages: chosen } = await request(endpoint, CardsWithSidebar, { filter: portraits });

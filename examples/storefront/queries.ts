@@ -3,13 +3,24 @@
 // checked against the API (CI type-checks this directory).
 import { graphql } from './generated/gql.js';
 
-/** A page of cards: the few fields a card shows, in the seeded order (pass `seed` back to page on). */
+/**
+ * A page of cards: the few fields a card shows, in the seeded order (pass `seed` back to page on). A price is
+ * Money (the amount with its currency); cardImage is a card-sized file with its size and alt text.
+ */
 export const CardsPage = graphql(`
   query CardsPage($limit: Int, $offset: Int, $seed: Int, $filter: PackageFilter, $sort: PackageSort) {
     packages(limit: $limit, offset: $offset, seed: $seed, filter: $filter, sort: $sort) {
       count
       seed
-      results { id title urlSlug price landscapeImage location { name } distanceKm }
+      results {
+        id
+        title
+        urlSlug
+        priceMoney { amount currencyCode }
+        cardImage { url width height alt }
+        location { name }
+        distanceKm
+      }
     }
   }
 `);
@@ -21,14 +32,14 @@ export const PackageBySlug = graphql(`
       id
       title
       description
-      price
-      deposit
+      priceMoney { amount currencyCode }
+      depositMoney { amount currencyCode }
       images { thumbnail image dimensions { width height } }
-      linkedAddOns { packageAddOnTemplate { name price } }
+      linkedAddOns { packageAddOnTemplate { name priceMoney { amount currencyCode } } }
       photographer {
         name
         review { rating number }
-        packages(first: 6) { totalCount edges { node { id title urlSlug price } } }
+        packages(first: 6) { totalCount edges { node { id title urlSlug priceMoney { amount currencyCode } } } }
       }
     }
   }
@@ -40,21 +51,25 @@ export const ScrollPackages = graphql(`
     packagesConnection(first: $first, after: $after, filter: $filter, sort: $sort, seed: $seed) {
       totalCount
       pageInfo { hasNextPage endCursor }
-      edges { node { id title price urlSlug } }
+      edges { node { id title priceMoney { amount currencyCode } urlSlug } }
     }
   }
 `);
 
-/** The listing page's sidebar: categories and price ranges with counts beside the filter, and a page of cards. */
+/**
+ * The listing page's sidebar: categories, currencies and price ranges (each in one currency) with counts beside
+ * the filter, and a page of cards.
+ */
 export const CardsWithSidebar = graphql(`
   query CardsWithSidebar($filter: PackageFilter, $seed: Int) {
     packages(limit: 24, seed: $seed, filter: $filter) {
       count
       seed
-      results { id title urlSlug price landscapeImage }
+      results { id title urlSlug priceMoney { amount currencyCode } cardImage { url width height alt } }
       facets {
         category { values { id label count input } }
-        price { min max values { label count input } }
+        currency { values { id value count input } }
+        price { minPrice { amount currencyCode } maxPrice { amount currencyCode } values { id label count input } }
         instantBooking { values { id count input } }
       }
     }

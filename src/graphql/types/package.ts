@@ -45,7 +45,8 @@ export const Package = builder.prismaObject('Package', {
     }),
     landscapeImage: t.exposeString('landscapeImage', {
       nullable: true,
-      description: 'Absolute URL of the landscape-format image.',
+      description:
+        'Absolute URL of the landscape-format image: the full-size original, as the listing gives it (null where it has none). For a card, ask for cardImage: a card-sized file with its width, height and alt text, and an image wherever the package has one.',
     }),
     category: t.exposeInt('category', { description: 'Category code.' }),
     categoryName: t.exposeString('categoryName', { description: 'Category label.' }),
