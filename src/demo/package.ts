@@ -21,7 +21,7 @@ export function makePackage(rng: Rng, owner: Owner, index: number, nth: number):
   const cases = PACKAGE_SHOWCASE[index] ?? [];
   const mode = modeOf(cases);
   const has = (c: PackageCase, probability: number) => cases.includes(c) || rng.chance(probability);
-  const { photographer, market } = owner;
+  const { photographer, currency } = owner;
   const category = owner.specialties[nth % owner.specialties.length] ?? rng.pick(CATEGORIES);
   const location = makePackageLocation(rng, owner);
   const session = rng.pick(category.sessions);
@@ -32,8 +32,8 @@ export function makePackage(rng: Rng, owner: Owner, index: number, nth: number):
   const hours = maybe(rng, mode, 0.15, () => rng.int(category.hours[0], category.hours[1]));
   const photos = makePhotoRange(rng, mode, category);
   const days = maybe(rng, mode, 0.2, () => rng.int(3, 60));
-  const price = localPrice(rng, rng.int(category.price[0], category.price[1]), market.currency) * 100;
-  const pay = makePayment(rng, mode, cases, price, market.currency);
+  const price = localPrice(rng, rng.int(category.price[0], category.price[1]), currency) * 100;
+  const pay = makePayment(rng, mode, cases, price, currency);
   const newline = has('crlf', 0.15) ? '\r\n' : '\n';
   const policy = (lines: readonly string[], nullChance: number) =>
     maybe(rng, mode, nullChance, () => rng.some(lines, 2, 4).join(newline));

@@ -72,6 +72,8 @@ export interface Owner {
   photographer: V2Photographer; // embedded as-is in each of its packages
   email: string;
   market: Market;
+  /** What its packages, add-ons and deposits are priced in: the currency shoppers are shown them in. */
+  currency: Currency;
   city: City;
   packageCount: number;
   specialties: Category[];
@@ -112,12 +114,14 @@ export function makeOwner(rng: Rng, pools: Pools, index: number): Owner {
   const specialties = rng.some(CATEGORIES, 1, 3);
   const sharing = cases.includes('sharing') || rng.chance(0.25);
   const photographer = makePhotographer(rng, pools, { who, city, handle, mode, cases });
-  const addOns = rng.times(rng.int(1, 5), () => makeAddOn(rng, who.market.currency));
+  const currency = effectiveCurrency(photographer, who.market);
+  const addOns = rng.times(rng.int(1, 5), () => makeAddOn(rng, currency));
   const portfolio = rng.times(rng.int(1, 4), () => makePortfolio(rng, who, city, specialties));
   return deepFreeze({
     photographer,
     email: makeEmail(rng, who, handle),
     market: who.market,
+    currency,
     city,
     // A sharing owner gets enough packages to share between even when its first one is a sparse showcase.
     packageCount: sharing ? rng.int(3, 8) : rng.weighted(PACKAGES_PER_OWNER),
@@ -144,6 +148,16 @@ function makeEmail(rng: Rng, who: Identity, handle: string): string {
   const local = slugify(who.name, 30).replace(/-/g, '.') || `hello${rng.int(1, 999)}`;
   const domain = rng.pick(['gmail.com', 'outlook.com', 'icloud.com', `${handle}.com`]);
   return `${local}@${domain}`;
+}
+
+/**
+ * The currency a photographer's prices are shown in, the API's rule: the override where set, else its own. The
+ * prices are made in it, so that a price labelled yen is yen-sized (the override is a choice of its own, not a
+ * conversion: the listing records amounts only).
+ */
+function effectiveCurrency(photographer: V2Photographer, market: Market): Currency {
+  const override = photographer.override_currency_code;
+  return Object.values(CURRENCIES).find((c) => c.code === override) ?? market.currency;
 }
 
 interface PhotographerPlan {
