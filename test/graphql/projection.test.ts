@@ -135,7 +135,8 @@ let second: Listed;
 
 beforeAll(async () => {
   db = await createListingTestDatabase(20);
-  // Deep enough for every field under a connection's edges (the default depth limit, 7, is a page's).
+  // A depth limit of 9, what the deepest door needs: every field under a photographer's packages' edges (the
+  // default, 15, admits it too).
   app = createApp({
     db,
     settings: { apiKeys: TEST_KEYS, responseCacheBytes: 0, limits: { ...DEFAULT_LIMITS, depth: 9 } },
