@@ -97,20 +97,33 @@ describe(`the response cache on ${engineName}`, () => {
 
   it('keeps facets as it keeps pages: a repeat is a hit, an import counts again at once', async () => {
     const app = newApp();
-    const query = `{ packages(limit: 3, seed: 1, filter: { featured: false }) { facets { price { values { id count } } } } }`;
-    type PriceFacet = { data: { packages: { facets: { price: { values: { id: string; count: number }[] } } } } };
-    const countOf = async (response: Response, id: string) =>
-      ((await response.json()) as PriceFacet).data.packages.facets.price.values.find((v) => v.id === id)?.count;
+    // A package under its currency's top price range, counted in that currency's ranges (the facet's edges are
+    // per currency).
+    const { photographer } = records[0] as V2Package;
+    const currency = (photographer.override_currency_code || photographer.currency_code).toUpperCase();
+    const index = records.findIndex(
+      (r) =>
+        !r.featured &&
+        (r.photographer.override_currency_code || r.photographer.currency_code).toUpperCase() === currency,
+    );
+    const query = `{ packages(limit: 3, seed: 1, filter: { featured: false, currency: "${currency}" }) { facets { price { values { value count } } } } }`;
+    type PriceFacet = { data: { packages: { facets: { price: { values: { value: string; count: number }[] } } } } };
+    const ranges = async (response: Response) =>
+      ((await response.json()) as PriceFacet).data.packages.facets.price.values;
     const first = await post(app, query);
     expect(first.headers.get('x-cache')).toBe('miss');
-    const over = await countOf(first, '2500.00-');
+    const before = await ranges(first);
+    const top = before.at(-1);
+    expect(top?.value).toMatch(new RegExp(`^${currency}:[0-9.]+-$`));
     expect((await post(app, query)).headers.get('x-cache')).toBe('hit');
-    // One more package of 2,500 and over: the import bumps the version, the facet is counted again.
-    const index = records.findIndex((r) => !r.featured && Number(r.price) < 2500);
-    await changePrice(index, '9999.00');
+    // That package priced past every edge: the import bumps the version, the facet is counted again.
+    const topFrom = Number(top?.value.slice(currency.length + 1, -1));
+    expect(Number(records[index]?.price)).toBeLessThan(topFrom);
+    await changePrice(index, (topFrom * 10).toFixed(2));
     const after = await post(app, query);
     expect(after.headers.get('x-cache')).toBe('miss');
-    expect(await countOf(after, '2500.00-')).toBe((over ?? 0) + 1);
+    const counted = await ranges(after);
+    expect(counted.find((v) => v.value === top?.value)?.count).toBe((top?.count ?? 0) + 1);
   });
 
   it('shares answers between instances through Redis, and both see an import at once', async () => {
