@@ -6,7 +6,7 @@
 // Request errors (no `data` at all) keep their 4xx: src/graphql/limits.ts (withClientErrors). Yoga (its
 // onResultProcess hooks) and the Node edge (src/graphql/edge-operations.ts) call the same functions.
 import type { ExecutionResult, GraphQLError } from 'graphql';
-import { createGraphQLError } from 'graphql-yoga';
+import { withExtensions } from './errors.js';
 
 type Answer = ExecutionResult & { data?: Record<string, unknown> | null };
 
@@ -25,14 +25,7 @@ function withoutStatus(error: GraphQLError): GraphQLError {
   const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
   if (http?.status === undefined) return error;
   const { http: _http, ...extensions } = error.extensions;
-  return createGraphQLError(error.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    originalError: error.originalError,
-    extensions: { ...extensions, ...(http.headers && { http: { headers: http.headers } }) },
-  });
+  return withExtensions(error, { ...extensions, ...(http.headers && { http: { headers: http.headers } }) });
 }
 
 /**

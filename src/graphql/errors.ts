@@ -1,10 +1,23 @@
 // Errors a client can act on carry a code; everything else is masked by yoga.
+import type { GraphQLError } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import { FilterReadsBusyError, type MatchSets } from '../listing/matches.js';
 import { UUID_PATTERN } from '../v2/scalars.js';
 
 export function badUserInput(message: string) {
   return createGraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
+
+/** The same error (message, locations, path, cause) with other extensions: its code or HTTP status settled. */
+export function withExtensions(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
+  });
 }
 
 /** Any case: an identifier is found in lower case, as stored. */

@@ -17,6 +17,7 @@ import { type DocumentNode, GraphQLError, getOperationAST, Kind, parse, type Val
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import type { OperationLimits } from '../config.js';
 import { withAnswerStatus } from './answer-status.js';
+import { withExtensions } from './errors.js';
 
 /** The operation limits, and the size of a document registered by automatic persisted queries (apq.ts). */
 export type LimitName = keyof OperationLimits | 'documentBytes';
@@ -53,17 +54,10 @@ function asClientError<E>(error: E): E {
   const http = extensions.http as { spec?: boolean; status?: number } | undefined;
   const settled = http?.status !== undefined && !http.spec;
   if (extensions.unexpected || (settled && extensions.code)) return error;
-  return createGraphQLError(graphqlError.message, {
-    nodes: graphqlError.nodes,
-    source: graphqlError.source,
-    positions: graphqlError.positions,
-    path: graphqlError.path,
-    originalError: graphqlError.originalError,
-    extensions: {
-      ...extensions,
-      code: extensions.code ?? 'BAD_USER_INPUT',
-      http: { status: settled ? http?.status : 400 },
-    },
+  return withExtensions(graphqlError, {
+    ...extensions,
+    code: extensions.code ?? 'BAD_USER_INPUT',
+    http: { status: settled ? http?.status : 400 },
   }) as E;
 }
 
